@@ -1,0 +1,199 @@
+"""The command line: ``python -m shufflelab algorithms | shuffle | deal``.
+
+Bad arguments exit with status 2 and one line on stderr; no traceback ever.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Callable, Sequence
+
+from . import algorithms
+from .cards import DECK_KINDS, DeckSpec
+from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError
+from .rng import new_seed
+from .share import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, State, outcome_data, play
+
+PROG = "shufflelab"
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """A bad command line: the message is the whole one-line explanation."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line, not usage plus a message."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of every subcommand; subcommands register through ``COMMANDS``."""
+    parser = _Parser(prog=PROG, description="Shuffle, deal and measure card-shuffling algorithms.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    for name, (help_text, add_arguments, _) in COMMANDS.items():
+        add_arguments(commands.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command][2](args)
+    except (UsageError, ValueError) as error:  # DeckError and DealError are ValueErrors
+        print(f"{PROG}: error: {_one_line(error)}", file=sys.stderr)
+        return USAGE_ERROR
+    except BrokenPipeError:
+        return 0
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())
+
+
+# --- shared options --------------------------------------------------------------------
+
+
+def add_shuffle_options(parser: argparse.ArgumentParser) -> None:
+    """Options that choose an algorithm, its parameters, the seed and the deck."""
+    parser.add_argument("--algo", default=algorithms.DEFAULT_ALGORITHM, metavar="ID",
+                        help=f"algorithm id (default {algorithms.DEFAULT_ALGORITHM}; see 'algorithms')")
+    for param in _all_params():
+        parser.add_argument(f"--{param.name}", type=int, default=None, metavar="N",
+                            help=f"{param.label.lower()} ({param.minimum}-{param.maximum}, default {param.default})")
+    parser.add_argument("--seed", default=None,
+                        help="seed text for stream v1 (default: a fresh 256-bit seed, printed)")
+    parser.add_argument("--deck", choices=DECK_KINDS, default="standard", help="deck kind (default standard)")
+    parser.add_argument("--packs", type=int, default=None, metavar="N", help="packs, 1-8 (default 1)")
+    parser.add_argument("--jokers", type=int, default=None, metavar="N", help="jokers per pack, 0-2 (default 0)")
+    parser.add_argument("--size", type=int, default=None, metavar="N",
+                        help="items in a numbered deck, 1-1000000 (only with --deck numbered)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def add_deal_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``deal``: the shuffle's options plus players, cards each and style."""
+    add_shuffle_options(parser)
+    parser.add_argument("--players", type=int, default=DEFAULT_PLAYERS, metavar="P",
+                        help=f"number of players (default {DEFAULT_PLAYERS})")
+    parser.add_argument("--cards-each", type=int, default=DEFAULT_CARDS_EACH, metavar="H",
+                        help=f"cards per player (default {DEFAULT_CARDS_EACH})")
+    parser.add_argument("--style", choices=DEAL_STYLES, default=DEFAULT_STYLE,
+                        help="round-robin (one at a time), blocks, or pick (random cards from anywhere)")
+
+
+def _all_params() -> list[algorithms.Param]:
+    seen: dict[str, algorithms.Param] = {}
+    for algorithm in algorithms.ALGORITHMS:
+        for param in algorithm.params:
+            seen.setdefault(param.name, param)
+    return list(seen.values())
+
+
+def deck_from_args(args: argparse.Namespace) -> DeckSpec:
+    """Return the deck the options describe; mixing numbered and pack options is an error."""
+    if args.deck == "numbered":
+        if args.packs is not None or args.jokers is not None:
+            raise UsageError("--packs and --jokers do not apply to --deck numbered")
+        return DeckSpec(kind="numbered", size=52 if args.size is None else args.size)
+    if args.size is not None:
+        raise UsageError("--size applies only to --deck numbered")
+    packs = 1 if args.packs is None else args.packs
+    jokers = 0 if args.jokers is None else args.jokers
+    return DeckSpec(kind=args.deck, packs=packs, jokers=jokers)
+
+
+def state_from_args(args: argparse.Namespace, players: int, cards_each: int, style: str) -> State:
+    """Return the State the options describe, every value checked."""
+    algorithm = algorithms.get(args.algo)
+    given = {p.name: getattr(args, p.name) for p in _all_params() if getattr(args, p.name) is not None}
+    seed = new_seed() if args.seed is None else args.seed
+    if seed == "":
+        raise UsageError("--seed must not be empty")
+    return State(algorithm.id, algorithm.resolve_params(given), seed, deck_from_args(args),
+                 players, cards_each, style)
+
+
+# --- commands --------------------------------------------------------------------------
+
+
+def run_algorithms(args: argparse.Namespace) -> int:
+    """Print the registry: id, verdict, name, parameters and description."""
+    rows = [
+        {
+            "id": a.id,
+            "name": a.name,
+            "verdict": a.verdict,
+            "source": a.source,
+            "description": a.description,
+            "params": [{"name": p.name, "default": p.default, "min": p.minimum, "max": p.maximum}
+                       for p in a.params],
+        }
+        for a in algorithms.ALGORITHMS
+    ]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    width = max(len(a.id) for a in algorithms.ALGORITHMS)
+    for row in rows:
+        params = "".join(f" [{p['name']}={p['default']}]" for p in row["params"])
+        print(f"{row['id']:<{width}}  {row['verdict']:<8}  {row['name']}{params}")
+        print(f"{'':<{width}}  {'':<8}  {row['description']}")
+    return 0
+
+
+def run_shuffle(args: argparse.Namespace) -> int:
+    """Shuffle the deck and print its order."""
+    state = state_from_args(args, players=1, cards_each=0, style=DEFAULT_STYLE)
+    data = outcome_data(state, play(state))
+    for key in ("players", "cards_each", "style", "hands", "hand_labels", "stock"):
+        del data[key]
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(_header(state))
+        print(" ".join(data["labels"]))
+    return 0
+
+
+def run_deal(args: argparse.Namespace) -> int:
+    """Shuffle, deal, and print the hands and the stock."""
+    try:
+        state = state_from_args(args, args.players, args.cards_each, args.style)
+        data = outcome_data(state, play(state))
+    except DealError as error:
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    print(_header(state))
+    print(f"Deck:  {' '.join(data['labels'])}")
+    for number, hand in enumerate(data["hand_labels"], start=1):
+        print(f"Player {number}: {' '.join(hand)}")
+    stock = [state.deck.card(i).label for i in data["stock"]]
+    print(f"Stock ({len(stock)}): {' '.join(stock)}")
+    return 0
+
+
+def _header(state: State) -> str:
+    params = "".join(f", {k}={v}" for k, v in state.resolved_params().items())
+    return f"{state.algo}{params}, seed {state.seed!r}, {state.deck.describe()}, stream v{state.version}"
+
+
+def _add_json_only(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+
+COMMANDS: dict[str, Command] = {
+    "algorithms": ("list every algorithm with its verdict", _add_json_only, run_algorithms),
+    "shuffle": ("shuffle a deck with a seed and print its order", add_shuffle_options, run_shuffle),
+    "deal": ("shuffle, then deal hands from the top", add_deal_options, run_deal),
+}
