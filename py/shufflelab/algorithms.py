@@ -186,7 +186,9 @@ def c_rand(cards: Sequence, rng: Rng) -> list:
 
 def random_comparator(cards: Sequence, rng: Rng) -> list:
     """Return the cards sorted with a comparator that answers at random (biased)."""
-    coin = cmp_to_key(lambda a, b: rng.random() - 0.5)
+    # Math.random() - 0.5 is below 0 with probability exactly 1/2, and a sort only asks
+    # "less than?": below(2) is the same coin, and it makes the outcomes countable
+    coin = cmp_to_key(lambda a, b: rng.below(2) * 2 - 1)
     return sorted(cards, key=coin)
 
 
