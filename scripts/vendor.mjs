@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// Copy the browser runtime out of node_modules into static/vendor/ (git-ignored).
+//
+//   static/vendor/pyscript/  core.js, core.css and every chunk core.js can import
+//   static/vendor/pyodide/   the Pyodide runtime files (stdlib only, no wheels)
+//
+// PyScript's chunks are found by following the relative imports of core.js, so a
+// new @pyscript/core release with renamed chunks needs no edit here, and a chunk
+// that goes missing fails the copy instead of a page load.  Source maps are left
+// out: browsers only fetch them when DevTools are open.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const modules = join(root, "node_modules");
+const vendor = join(root, "static", "vendor");
+
+const PYODIDE_FILES = [
+  "pyodide.mjs",         // the loader PyScript imports (the `interpreter` in pyscript.toml)
+  "pyodide.asm.mjs",     // Emscripten glue (older releases name it pyodide.asm.js)
+  "pyodide.asm.wasm",
+  "python_stdlib.zip",
+  "pyodide-lock.json",   // read at start-up even when no package is loaded
+];
+
+function fail(message) {
+  console.error(`vendor: ${message}`);
+  process.exit(1);
+}
+
+function packageDir(name) {
+  const dir = join(modules, name);
+  if (!existsSync(join(dir, "package.json"))) fail(`${name} is not installed; run \`npm ci\` first`);
+  return dir;
+}
+
+function version(dir) {
+  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+}
+
+// Relative module and stylesheet references in a minified ES module:
+// `from"./x.js"`, `import("./x.js")`, `import"./x.js"` and "./x.css" strings.
+const REFERENCE = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'`](\.\/[\w.\-]+\.js)["'`]|["'`](\.\/[\w.\-]+\.css)["'`]/g;
+
+function pyscriptFiles(dist) {
+  const wanted = new Set(["core.js", "core.css"]);
+  const queue = ["core.js"];
+  while (queue.length) {
+    const file = queue.pop();
+    const text = readFileSync(join(dist, file), "utf8");
+    for (const match of text.matchAll(REFERENCE)) {
+      const name = (match[1] ?? match[2]).slice(2);
+      if (wanted.has(name)) continue;
+      if (!existsSync(join(dist, name))) fail(`${file} refers to ${name}, which @pyscript/core does not ship`);
+      wanted.add(name);
+      if (name.endsWith(".js")) queue.push(name);
+    }
+  }
+  return [...wanted].sort();
+}
+
+function copy(files, from, to) {
+  mkdirSync(to, { recursive: true });
+  let bytes = 0;
+  for (const file of files) {
+    const source = join(from, file);
+    if (!existsSync(source)) fail(`missing ${source}`);
+    cpSync(source, join(to, file));
+    bytes += statSync(source).size;
+  }
+  return bytes;
+}
+
+const pyscriptDir = packageDir("@pyscript/core");
+const pyodideDir = packageDir("pyodide");
+
+rmSync(vendor, { recursive: true, force: true });
+const chunks = pyscriptFiles(join(pyscriptDir, "dist"));
+const pyscriptBytes = copy(chunks, join(pyscriptDir, "dist"), join(vendor, "pyscript"));
+const pyodideBytes = copy(PYODIDE_FILES, pyodideDir, join(vendor, "pyodide"));
+
+const mib = (n) => (n / 2 ** 20).toFixed(1);
+console.log(
+  `vendor: @pyscript/core ${version(pyscriptDir)} (${chunks.length} files, ${mib(pyscriptBytes)} MiB)` +
+    ` + pyodide ${version(pyodideDir)} (${PYODIDE_FILES.length} files, ${mib(pyodideBytes)} MiB)` +
+    ` -> static/vendor/`,
+);
