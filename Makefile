@@ -1,0 +1,73 @@
+# Shuffle Lab: setup, local server, tests.
+#   make setup   Python venv + test deps, npm runtime, static/vendor/, Debian chromium
+#   make serve   serve the site at http://localhost:$(PORT)/ (default 8000)
+#   make test    setup, then every test (unit + e2e in Chromium)
+#   make site    assemble the deployable site into _site/ (what GitHub Pages serves)
+#   make bench   run scripts/bench.py, if there is one
+#   make clean   remove everything the targets above made
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+# Stamps live inside what they describe: deleting .venv or node_modules resets them.
+PIP_STAMP := $(VENV)/.installed-test-deps
+NPM_STAMP := node_modules/.installed-from-lock
+VENDOR_STAMP := static/vendor/.copied
+
+.PHONY: help setup setup-web chromium serve test bench site clean
+
+help:
+	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
+
+setup: setup-web chromium
+
+# Everything but the browser.
+setup-web: $(PIP_STAMP) $(VENDOR_STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(PIP_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -e '.[test]'
+	touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.mjs
+	node scripts/vendor.mjs
+	touch $@
+
+# Debian's chromium, unless $$SHUFFLELAB_CHROMIUM or /usr/bin/chromium is already there
+# (Playwright's own browser download can't be used here).
+chromium:
+	@if [ -n "$${SHUFFLELAB_CHROMIUM:-}" ] && [ -x "$$SHUFFLELAB_CHROMIUM" ]; then \
+	  echo "chromium: $$SHUFFLELAB_CHROMIUM"; \
+	elif [ -x /usr/bin/chromium ]; then \
+	  echo "chromium: /usr/bin/chromium"; \
+	else \
+	  sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  echo "chromium: installing Debian's chromium"; \
+	  $$sudo apt-get update && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y chromium; \
+	fi
+
+serve: setup-web
+	PORT=$(PORT) $(PY) scripts/serve.py
+
+test: setup
+	$(PY) -m pytest
+
+bench: setup
+	@if [ -f scripts/bench.py ]; then $(PY) scripts/bench.py; else echo "bench: no scripts/bench.py yet"; fi
+
+site: $(VENDOR_STAMP)
+	bash scripts/build_site.sh _site
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor _site .pytest_cache test-results
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
