@@ -1,0 +1,46 @@
+"""The deployable site (scripts/build_site.sh, as the Pages workflow runs it) is complete
+on its own: exactly the site's files, and the page gets ready from them under a sub-path."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pages") / "_site"
+    subprocess.run(["bash", str(ROOT / "scripts" / "build_site.sh"), str(out)], check=True, cwd=ROOT)
+    return out
+
+
+def test_site_holds_only_the_site_files(built_site):
+    top = sorted(path.name for path in built_site.iterdir())
+    assert top == [".nojekyll", "index.html", "py", "pyscript.toml", "static"]
+    files = [path.relative_to(built_site).as_posix() for path in built_site.rglob("*") if path.is_file()]
+    assert not [f for f in files if "__pycache__" in f or f.endswith((".pyc", ".map"))]
+    python = sorted(f for f in files if f.startswith("py/"))
+    in_repo = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "py").rglob("*.py") if "__pycache__" not in p.parts)
+    assert python == in_repo
+    for needed in [
+        "static/css/site.css",
+        "static/vendor/pyscript/core.js",
+        "static/vendor/pyscript/core.css",
+        "static/vendor/pyodide/pyodide.mjs",
+        "static/vendor/pyodide/pyodide.asm.wasm",
+        "static/vendor/pyodide/python_stdlib.zip",
+        "static/vendor/pyodide/pyodide-lock.json",
+    ]:
+        assert needed in files
+
+
+def test_built_site_gets_ready_under_a_sub_path(page, built_site, serve_directory, visit):
+    with serve_directory(built_site) as url:
+        loaded = visit(page, url, label="test_site_build: built _site")
+        assert loaded.offsite_requests() == []
+        assert loaded.failed_requests == []
+        assert loaded.console_errors == []
