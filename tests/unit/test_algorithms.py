@@ -1,0 +1,206 @@
+"""Algorithms: permutations for any seed, golden outputs, and the ports' exact behaviour."""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from shufflelab import algorithms
+from shufflelab.algorithms import ALGORITHMS, REGISTRY, js_splice
+from shufflelab.rng import FastRng, StreamRng
+
+from .scripted import ScriptedRng
+
+GOLDEN = json.loads((Path(__file__).resolve().parent.parent / "golden" / "algorithms_v1.json").read_text("utf-8"))
+# cut-insert's default 15,000 repetitions make property runs slow without adding coverage
+LIGHT_PARAMS = {"cut-insert": {"repetitions": 30}}
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS, ids=lambda a: a.id)
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 60), seed=st.text(max_size=12))
+def test_every_algorithm_returns_a_permutation(algorithm, n, seed):
+    cards = list(range(n))
+    order = algorithm.shuffled(cards, StreamRng(seed), LIGHT_PARAMS.get(algorithm.id))
+    assert sorted(order) == cards
+    assert cards == list(range(n)), "the input must be left alone"
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS, ids=lambda a: a.id)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.text(max_size=12))
+def test_a_seed_gives_the_same_order_every_time(algorithm, seed):
+    params = LIGHT_PARAMS.get(algorithm.id)
+    first = algorithm.shuffled(range(40), StreamRng(seed), params)
+    assert algorithm.shuffled(range(40), StreamRng(seed), params) == first
+
+
+@pytest.mark.parametrize("case", GOLDEN["algorithms"], ids=lambda c: f"{c['algo']}-{c['n']}-{c['params']}")
+def test_golden_outputs_never_change(case):
+    order = algorithms.shuffled(list(range(case["n"])), case["algo"], StreamRng(case["seed"]), case["params"])
+    assert order == case["order"]
+
+
+def test_every_algorithm_has_golden_vectors():
+    assert {case["algo"] for case in GOLDEN["algorithms"]} == set(REGISTRY)
+
+
+def test_registry_entries_are_complete_and_ids_stable():
+    assert list(REGISTRY) == [
+        "fisher-yates", "splice", "stack", "random-key", "riffle-gsr", "fisher-yates-off-by-one",
+        "naive-pairs", "swap-any", "c-rand", "riffle-physical", "cut-insert", "random-comparator", "none",
+    ]
+    for algorithm in ALGORITHMS:
+        assert algorithm.name and algorithm.source and algorithm.description.endswith(".")
+        assert algorithm.verdict in ("biased", "unbiased")
+
+
+def test_unknown_algorithm_and_bad_parameters_are_named():
+    with pytest.raises(algorithms.UnknownAlgorithm, match="unknown algorithm 'bogo'"):
+        algorithms.get("bogo")
+    with pytest.raises(ValueError, match="passes must be 1 to 50, not 0"):
+        algorithms.shuffled([1, 2], "riffle-gsr", FastRng(1), {"passes": 0})
+    with pytest.raises(ValueError, match="fisher-yates takes no parameter 'passes'"):
+        algorithms.shuffled([1, 2], "fisher-yates", FastRng(1), {"passes": 3})
+    with pytest.raises(ValueError, match="whole number"):
+        algorithms.shuffled([1, 2], "cut-insert", FastRng(1), {"repetitions": "7"})
+
+
+def test_algorithms_shuffle_any_items_not_only_ids():
+    cards = ["A♠", "K♥", "Q♦", "J♣"]
+    assert sorted(algorithms.shuffled(cards, "riffle-physical", FastRng(2))) == sorted(cards)
+
+
+# --- the ports behave as their articles describe (scripted answers make this exact) -------
+
+
+def test_fisher_yates_swaps_each_last_unshuffled_card():
+    rng = ScriptedRng([0, 0, 0])  # below(4), below(3), below(2)
+    assert algorithms.fisher_yates([0, 1, 2, 3], rng) == [1, 2, 3, 0]
+    assert rng.exhausted
+
+
+@given(seed=st.integers(0, 2**64), n=st.integers(2, 30))
+def test_off_by_one_never_lets_a_card_stay(seed, n):
+    order = algorithms.fisher_yates_off_by_one(list(range(n)), FastRng(seed))
+    assert all(order[i] != i for i in range(n))
+    # and it is a single cycle: following the order from card 0 visits every card
+    seen, at = set(), 0
+    while at not in seen:
+        seen.add(at)
+        at = order[at]
+    assert len(seen) == n
+
+
+def test_naive_pairs_can_swap_a_card_with_itself():
+    rng = ScriptedRng([1, 1, 2, 2, 0, 0])  # three swaps, each of a card with itself
+    assert algorithms.naive_pairs([0, 1, 2], rng) == [0, 1, 2]
+    assert rng.exhausted
+
+
+def test_swap_any_walks_down_swapping_with_any_position():
+    rng = ScriptedRng([2, 2, 0])  # i=2 with 2, i=1 with 2, i=0 with 0
+    assert algorithms.swap_any([0, 1, 2], rng) == [0, 2, 1]
+
+
+def test_c_rand_uses_rand_mod_n_from_a_32_bit_srand_seed():
+    rng = ScriptedRng([1])  # srand(1): rand() gives 16838, 5758, 10113, 17515
+    # i=0 j=16838%4=2: [2,1,0,3]; i=1 j=5758%4=2: [2,0,1,3]; i=2 j=10113%4=1: [2,1,0,3]; i=3 j=3
+    assert algorithms.c_rand([0, 1, 2, 3], rng) == [2, 1, 0, 3]
+    assert rng.exhausted
+
+
+def test_c_rand_can_never_pick_beyond_rand_max():
+    order = algorithms.c_rand(list(range(40000)), FastRng(9))
+    position = {card: p for p, card in enumerate(order)}
+    # j = rand() % n < 32768, so position p >= 32768 is touched only at step p: card c >= 32768
+    # leaves at its own step and can only come back to a position after c
+    assert all(position[c] < 32768 or position[c] > c for c in range(32768, 40000))
+
+
+def test_stack_pushes_the_picked_card_to_the_end():
+    rng = ScriptedRng([0, 0, 0])
+    assert algorithms.stack(["a", "b", "c"], rng) == ["a", "b", "c"]
+    rng = ScriptedRng([1, 1, 0])  # [a,c,b] -> [a,b,c] -> [b,c,a]
+    assert algorithms.stack(["a", "b", "c"], rng) == ["b", "c", "a"]
+
+
+def test_splice_reinserts_at_count_which_may_pass_the_end():
+    rng = ScriptedRng([0, 0, 0])
+    # [a,b,c] -> take a, insert at 3 (end) -> [b,c,a]; take b, insert at 2 -> [c,a,b];
+    # take c, insert at 1 -> [a,c,b]
+    assert algorithms.splice(["a", "b", "c"], rng) == ["a", "c", "b"]
+
+
+def test_riffle_physical_one_pass_with_its_first_drop_empty():
+    # cut 8/2+4-4=4: left [0,1,2,3], deck [4,5,6,7]; rightCount = 4-0 = 4
+    # take 2 from leftHalf.splice(4, 2): nothing (the article's empty first drop); rightCount 4-1+2 = 5
+    # take 3 from leftHalf.splice(2, 3): [2,3] into deck at 5 -> past the end, appended; leftCount -1
+    # rightCount 5-0+3 = 8; the rest [0,1] goes in at 8 -> appended
+    rng = ScriptedRng([4, 0, 2, 1, 3, 0])
+    assert algorithms.riffle_physical(list(range(8)), rng, passes=1) == [4, 5, 6, 7, 2, 3, 0, 1]
+    assert rng.exhausted
+
+
+def test_riffle_physical_odd_deck_cuts_at_a_fraction_truncated():
+    # 7/2 + 0 - 4 = -0.5: JavaScript truncates the delete count to 0, so nothing is cut
+    rng = ScriptedRng([0, 0])
+    assert algorithms.riffle_physical(list(range(7)), rng, passes=1) == list(range(7))
+    assert rng.exhausted
+
+
+def test_cut_insert_never_puts_the_top_part_at_the_bottom():
+    # split 2 of [0..4]: top [0,1], rest [2,3,4]; paste below(3) can be 0, 1 or 2, never 3
+    assert algorithms.cut_insert(list(range(5)), ScriptedRng([2, 2]), repetitions=1) == [2, 3, 0, 1, 4]
+    with pytest.raises(AssertionError):
+        algorithms.cut_insert(list(range(5)), ScriptedRng([2, 3]), repetitions=1)
+
+
+def test_cut_insert_with_a_zero_split_changes_nothing():
+    assert algorithms.cut_insert(list(range(5)), ScriptedRng([0, 4]), repetitions=1) == list(range(5))
+
+
+def test_random_comparator_follows_the_coin():
+    # every "less than?" answered yes (below(2)=0 -> -1) on two cards swaps them
+    assert algorithms.random_comparator(["x", "y"], ScriptedRng([0])) == ["y", "x"]
+    assert algorithms.random_comparator(["x", "y"], ScriptedRng([1])) == ["x", "y"]
+
+
+def test_random_key_sorts_by_its_keys():
+    class Keys:
+        def __init__(self):
+            self.keys = iter([0.9, 0.1, 0.5])
+
+        def random(self):
+            return next(self.keys)
+
+    assert algorithms.random_key(["a", "b", "c"], Keys()) == ["b", "c", "a"]
+
+
+def test_riffle_gsr_drops_in_proportion_to_packet_sizes():
+    # cut bits 1,1,0,0 -> cut 2: left [0,1], right [2,3]; then below(4)=3 >= 2 -> right,
+    # below(3)=0 < 2 -> left, below(2)=0 < 1 -> left, then the right's last card
+    rng = ScriptedRng([1, 1, 0, 0, 3, 0, 0])
+    assert algorithms.riffle_gsr([0, 1, 2, 3], rng, passes=1) == [2, 0, 1, 3]
+    assert rng.exhausted
+
+
+@pytest.mark.parametrize(
+    "start, delete, expected_removed, expected_left",
+    [(0, 2, [0, 1], [2, 3, 4]), (10, 1, [], [0, 1, 2, 3, 4]), (-2, 1, [3], [0, 1, 2, 4]),
+     (-99, 1, [0], [1, 2, 3, 4]), (1, -3, [], [0, 1, 2, 3, 4]), (1, 2.9, [1, 2], [0, 3, 4]),
+     (3, 99, [3, 4], [0, 1, 2])],
+)
+def test_js_splice_matches_javascript(start, delete, expected_removed, expected_left):
+    array = [0, 1, 2, 3, 4]
+    assert js_splice(array, start, delete) == expected_removed
+    assert array == expected_left
+
+
+def test_js_splice_inserts_past_the_end_by_appending():
+    array = [0, 1]
+    js_splice(array, 7, 0, ["x", "y"])
+    assert array == [0, 1, "x", "y"]
+
