@@ -20,6 +20,7 @@ Codes are two characters, rank then suit, as the Deck of Cards API: ``A2345678 9
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -105,6 +106,20 @@ class DeckSpec:
         """Return the cards for ``ids``, in the same order."""
         return [self.card(i) for i in ids]
 
+    def labels(self, ids: list[int]) -> list[str]:
+        """Return the label of each id, in order; cheap even for a million numbered items."""
+        if self.kind == "numbered":
+            return list(map(str, ids))
+        table = _card_table(self)
+        return [table[i].label for i in ids]
+
+    def codes(self, ids: list[int]) -> list[str]:
+        """Return the two-character code of each id (the label for numbered items), in order."""
+        if self.kind == "numbered":
+            return list(map(str, ids))
+        table = _card_table(self)
+        return [table[i].code for i in ids]
+
     def describe(self) -> str:
         """Return a short human description, e.g. '2 standard packs + 4 jokers (108 cards)'."""
         if self.kind == "numbered":
@@ -143,6 +158,12 @@ def standard_deck() -> DeckSpec:
 def numbered_deck(size: int) -> DeckSpec:
     """Return an abstract deck of ``size`` items, for studying algorithms."""
     return DeckSpec(kind="numbered", size=size)
+
+
+@lru_cache(maxsize=64)
+def _card_table(spec: DeckSpec) -> tuple[Card, ...]:
+    """Every card of a playing-card deck, by id (at most 432 of them)."""
+    return tuple(spec.card(i) for i in range(len(spec)))
 
 
 def _regular_card(card_id: int, ranks: tuple[str, ...]) -> Card:

@@ -176,7 +176,7 @@ def run_deal(args: argparse.Namespace) -> int:
     print(f"Deck:  {' '.join(data['labels'])}")
     for number, hand in enumerate(data["hand_labels"], start=1):
         print(f"Player {number}: {' '.join(hand)}")
-    stock = [state.deck.card(i).label for i in data["stock"]]
+    stock = state.deck.labels(data["stock"])
     print(f"Stock ({len(stock)}): {' '.join(stock)}")
     return 0
 

@@ -106,7 +106,7 @@ def with_changes(state: State, **changes) -> State:
 
 def outcome_data(state: State, outcome: Outcome) -> dict:
     """Return plain data for JSON: the contract of ``shufflelab deal --json``."""
-    labels = [card.label for card in state.deck.cards(outcome.order)]
+    deck = state.deck
     return {
         "stream": state.version,
         "algo": state.algo,
@@ -114,13 +114,13 @@ def outcome_data(state: State, outcome: Outcome) -> dict:
         "seed": state.seed,
         "deck": state.deck.as_dict(),
         "order": outcome.order,
-        "labels": labels,
-        "codes": [card.code for card in state.deck.cards(outcome.order)],
+        "labels": deck.labels(outcome.order),
+        "codes": deck.codes(outcome.order),
         "players": state.players,
         "cards_each": state.cards_each,
         "style": state.style,
         "hands": outcome.deal.hands,
-        "hand_labels": [[c.label for c in state.deck.cards(hand)] for hand in outcome.deal.hands],
+        "hand_labels": [deck.labels(hand) for hand in outcome.deal.hands],
         "stock": outcome.deal.stock,
         "query": state.to_query(),
     }

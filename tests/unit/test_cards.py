@@ -89,3 +89,10 @@ def test_bad_decks_are_refused_naming_the_value(make, message):
 def test_card_outside_deck_is_refused():
     with pytest.raises(DeckError, match="card id 52 is not in a 52-card deck"):
         standard_deck().card(52)
+
+
+def test_bulk_labels_and_codes_match_single_cards():
+    for deck in (DeckSpec(packs=2, jokers=2), DeckSpec(kind="piquet"), numbered_deck(30)):
+        ids = list(reversed(deck.ids()))
+        assert deck.labels(ids) == [deck.card(i).label for i in ids]
+        assert deck.codes(ids) == [deck.card(i).code for i in ids]

@@ -1,0 +1,104 @@
+"""The command line: JSON round trips with the share state, text output, one-line errors."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shufflelab.cli import main
+from shufflelab.share import State, play
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_shuffle_json_holds_the_contract_and_round_trips(capsys):
+    status, out, err = run(capsys, "shuffle", "--algo", "riffle-gsr", "--passes", "3", "--seed", "草 seed", "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert data["stream"] == 1 and data["algo"] == "riffle-gsr" and data["params"] == {"passes": 3}
+    assert data["seed"] == "草 seed" and sorted(data["order"]) == list(range(52))
+    state, notices = State.from_query(data["query"])
+    assert notices == [] and play(state).order == data["order"]
+    assert data["labels"][0] == state.deck.card(data["order"][0]).label
+
+
+def test_deal_json_matches_the_page_state(capsys):
+    status, out, _ = run(capsys, "deal", "--seed", "table", "--players", "3", "--cards-each", "7",
+                         "--style", "blocks", "--deck", "standard", "--packs", "2", "--jokers", "1", "--json")
+    data = json.loads(out)
+    assert status == 0
+    state, _ = State.from_query(data["query"])
+    outcome = play(state)
+    assert (outcome.deal.hands, outcome.deal.stock) == (data["hands"], data["stock"])
+    assert len(data["order"]) == 106 and [len(h) for h in data["hands"]] == [7, 7, 7]
+
+
+def test_without_a_seed_a_fresh_one_is_drawn_and_printed(capsys):
+    _, first, _ = run(capsys, "shuffle", "--json")
+    _, second, _ = run(capsys, "shuffle", "--json")
+    first, second = json.loads(first), json.loads(second)
+    assert len(first["seed"]) == 43 and first["seed"] != second["seed"]
+    _, again, _ = run(capsys, "shuffle", "--json", "--seed", first["seed"])
+    assert json.loads(again)["order"] == first["order"]
+
+
+def test_text_output_lists_hands_and_stock(capsys):
+    status, out, _ = run(capsys, "deal", "--seed", "s", "--players", "2", "--cards-each", "2", "--deck", "euchre")
+    lines = out.splitlines()
+    assert status == 0
+    assert lines[0] == "fisher-yates, seed 's', 1 euchre pack (24 cards), stream v1"
+    assert lines[2].startswith("Player 1: ") and lines[3].startswith("Player 2: ")
+    assert lines[4].startswith("Stock (20): ")
+
+
+def test_algorithms_lists_the_registry(capsys):
+    _, out, _ = run(capsys, "algorithms", "--json")
+    rows = json.loads(out)
+    assert rows[0]["id"] == "fisher-yates" and {"verdict", "params", "source"} <= set(rows[0])
+    _, text, _ = run(capsys, "algorithms")
+    assert "fisher-yates-off-by-one" in text and "biased" in text
+
+
+def test_a_million_numbered_cards(capsys):
+    status, out, _ = run(capsys, "shuffle", "--deck", "numbered", "--size", "1000000", "--seed", "m", "--json")
+    assert status == 0 and len(json.loads(out)["order"]) == 1_000_000
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [(["shuffle", "--algo", "bogo"], "unknown algorithm 'bogo'"),
+     (["shuffle", "--packs", "9"], "packs must be 1 to 8, not 9"),
+     (["shuffle", "--passes", "3"], "fisher-yates takes no parameter 'passes'"),
+     (["shuffle", "--algo", "riffle-gsr", "--passes", "x"], "invalid int value: 'x'"),
+     (["shuffle", "--seed", ""], "--seed must not be empty"),
+     (["shuffle", "--size", "10"], "--size applies only to --deck numbered"),
+     (["shuffle", "--deck", "numbered", "--jokers", "1"], "do not apply to --deck numbered"),
+     (["deal", "--players", "20", "--cards-each", "5"], "cannot deal 20 players × 5 cards = 100 cards"),
+     (["deal", "--players", "0"], "need at least 1 player, not 0"),
+     (["deal", "--style", "sideways"], "invalid choice: 'sideways'"),
+     (["frobnicate"], "invalid choice: 'frobnicate'"),
+     ([], "the following arguments are required: COMMAND")],
+)
+def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("shufflelab: error: ") and message in err
+
+
+def test_python_dash_m_runs_from_a_shell_without_a_traceback():
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    ok = subprocess.run([sys.executable, "-m", "shufflelab", "deal", "--seed", "x", "--json"],
+                        capture_output=True, text=True, env=env)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["seed"] == "x"
+    bad = subprocess.run([sys.executable, "-m", "shufflelab", "deal", "--players", "-3"],
+                         capture_output=True, text=True, env=env)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
