@@ -1,6 +1,6 @@
 # Shuffle Lab: setup, local server, tests.
 #   make setup   Python venv + test deps, npm runtime, static/vendor/, Debian chromium
-#   make serve   serve the site at http://localhost:$(PORT)/ (default 8000)
+#   make serve   serve the site at http://localhost:8000/ (PORT=... for another port)
 #   make test    setup, then every test (unit + e2e in Chromium)
 #   make site    assemble the deployable site into _site/ (what GitHub Pages serves)
 #   make bench   run scripts/bench.py, if there is one
