@@ -23,6 +23,10 @@ MAX_PLAYERS = 52
 MAX_CARDS_EACH = MAX_PAGE_DECK
 DEFAULT_PLAYERS = 4
 DEFAULT_CARDS_EACH = 5
+VIEWS = ("deal", "lab")
+HEAT_VIEWS = ("observed", "exact", "difference")
+LAB_MIN_N, LAB_MAX_N, LAB_DEFAULT_N = 2, 128, 52
+MAX_TALLY_SEED_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,10 @@ class State:
     cards_each: int = DEFAULT_CARDS_EACH
     style: str = DEFAULT_STYLE
     version: int = STREAM_VERSION
+    view: str = VIEWS[0]
+    lab_n: int = LAB_DEFAULT_N
+    heat: str = HEAT_VIEWS[0]
+    tally_seed: str = ""  # empty: the bias tally draws fresh randomness
 
     @property
     def algorithm(self) -> algorithms.Algorithm:
@@ -54,6 +62,9 @@ class State:
         pairs += [("seed", self.seed)]
         pairs += [(key if key != "kind" else "deck", str(value)) for key, value in self.deck.as_dict().items()]
         pairs += [("players", str(self.players)), ("cards", str(self.cards_each)), ("style", self.style)]
+        pairs += [("view", self.view), ("n", str(self.lab_n)), ("heat", self.heat)]
+        if self.tally_seed:
+            pairs.append(("tseed", self.tally_seed))
         return urlencode(pairs)
 
     @classmethod
@@ -76,8 +87,13 @@ class State:
         except DealError as error:
             reader.notices.append(f"players/cards: {error}; dealing no cards instead")
             cards_each = 0
+        view = reader.choice("view", VIEWS[0], VIEWS)
+        lab_n = reader.integer("n", LAB_DEFAULT_N, LAB_MIN_N, LAB_MAX_N)
+        heat = reader.choice("heat", HEAT_VIEWS[0], HEAT_VIEWS)
+        tally_seed = reader.tally_seed()
         reader.note_unknown()
-        state = cls(algo, params, seed, deck, players, cards_each, style, version)
+        state = cls(algo, params, seed, deck, players, cards_each, style, version,
+                    view, lab_n, heat, tally_seed)
         return state, reader.notices
 
 
@@ -127,7 +143,8 @@ def outcome_data(state: State, outcome: Outcome) -> dict:
 
 
 # parameters of other algorithms or deck kinds are ignored quietly: switching keeps links tidy
-KNOWN_KEYS = {"v", "algo", "seed", "deck", "packs", "jokers", "size", "players", "cards", "style"} | {
+KNOWN_KEYS = {"v", "algo", "seed", "deck", "packs", "jokers", "size", "players", "cards", "style",
+              "view", "n", "heat", "tseed"} | {
     p.name for a in algorithms.ALGORITHMS for p in a.params
 }
 
@@ -179,6 +196,15 @@ class _QueryReader:
             seed = fresh_seed()
             self.reject("seed", f"must be 1 to {MAX_SEED_LENGTH} printable characters", "a new seed")
             return seed
+        return text
+
+    def tally_seed(self) -> str:
+        text = self.raw("tseed")
+        if text is None:
+            return ""
+        if len(text) > MAX_TALLY_SEED_LENGTH or not text.isprintable():
+            self.reject("tseed", f"must be up to {MAX_TALLY_SEED_LENGTH} printable characters", "no seed")
+            return ""
         return text
 
     def deck(self) -> DeckSpec:

@@ -39,6 +39,10 @@ states = st.builds(
     players=st.integers(1, 4),
     cards_each=st.integers(0, 6),
     style=st.sampled_from(["round-robin", "blocks", "pick"]),
+    view=st.sampled_from(["deal", "lab"]),
+    lab_n=st.integers(2, 128),
+    heat=st.sampled_from(["observed", "exact", "difference"]),
+    tally_seed=st.text(max_size=64).filter(str.isprintable),
 ).filter(lambda state: state.players * state.cards_each <= len(state.deck))
 
 
@@ -69,7 +73,11 @@ def test_missing_query_gives_defaults_and_a_fresh_seed():
      ("algo=riffle-gsr&passes=1e9", "passes: '1e9' is not a whole number"),
      ("deck=numbered&size=1000000", "size: 1000000 is outside 1 to 1000"),
      ("players=12&cards=5&deck=euchre", "players/cards: cannot deal 12 players × 5 cards = 60 cards"),
-     ("utm_source=x", "'utm_source': unknown parameter, ignored")],
+     ("utm_source=x", "'utm_source': unknown parameter, ignored"),
+     ("view=admin", "view: unknown value 'admin'; using deal"),
+     ("n=1", "n: 1 is outside 2 to 128; using 52"),
+     ("heat=%3Cb%3E", "heat: unknown value '<b>'; using observed"),
+     ("tseed=" + "t" * 65, "tseed: must be up to 64 printable characters; using no seed")],
 )
 def test_bad_parameters_fall_back_with_a_notice_naming_them(query, notice):
     state, notices = State.from_query(query, fixed_seed)
