@@ -68,8 +68,14 @@ class State:
         return urlencode(pairs)
 
     @classmethod
-    def from_query(cls, query: str, fresh_seed: Callable[[], str] = new_seed) -> tuple["State", list[str]]:
-        """Return the state a query describes and one notice per parameter that was replaced."""
+    def from_query(
+        cls, query: str, fresh_seed: Callable[[], str] = new_seed, strict_deal: bool = False
+    ) -> tuple["State", list[str]]:
+        """Return the state a query describes and one notice per parameter that was replaced.
+
+        An impossible deal becomes "deal no cards" with a notice, or, with ``strict_deal``
+        (a form the user is editing), raises DealError so that nothing changes.
+        """
         reader = _QueryReader(query)
         version = reader.integer("v", STREAM_VERSION, STREAM_VERSION, STREAM_VERSION)
         algo = reader.choice("algo", algorithms.DEFAULT_ALGORITHM, tuple(algorithms.REGISTRY))
@@ -85,6 +91,8 @@ class State:
         try:
             check_deal(len(deck), players, cards_each, style)
         except DealError as error:
+            if strict_deal:
+                raise
             reader.notices.append(f"players/cards: {error}; dealing no cards instead")
             cards_each = 0
         view = reader.choice("view", VIEWS[0], VIEWS)

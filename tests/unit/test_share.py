@@ -119,3 +119,10 @@ def test_outcome_data_is_the_cli_json_contract():
     assert len(data["order"]) == 52 and len(data["labels"]) == 52
     assert data["hands"] == [data["order"][0:6:2], data["order"][1:6:2]]
     assert State.from_query(data["query"], fixed_seed)[0] == state
+
+
+def test_a_form_with_an_impossible_deal_is_refused_whole():
+    from shufflelab.deal import DealError
+
+    with pytest.raises(DealError, match="cannot deal 9 players × 9 cards = 81 cards from a 52-card deck"):
+        State.from_query("players=9&cards=9", fixed_seed, strict_deal=True)
