@@ -1,0 +1,487 @@
+"""Position-bias tally: how often card ``i`` ends at position ``j``, over many shuffles.
+
+Plain data in and out (``Tally.snapshot()``), standard library only, so the same code runs
+in CPython and in Pyodide's Web Worker.
+
+Why it is fast without numpy: **bit-slicing**. The swap-based algorithms run ``lanes``
+decks at once. Position ``p`` of all those decks is ``K = (n - 1).bit_length()`` big
+integers ("planes"): bit ``l`` of plane ``q`` is bit ``q`` of the card at position ``p``
+in deck ``l``. One ``&`` or ``^`` on two planes then works on every deck inside C, so
+
+* a swap of position ``i`` with a partner ``j`` that differs from deck to deck costs
+  ``O(i * K)`` big-integer operations for the whole block, not ``lanes`` Python swaps;
+* the partners are drawn as planes too: ``k`` fresh ``getrandbits(lanes)`` planes per
+  step, with plain rejection (lanes whose value is ``>= m`` are redrawn), so every partner
+  is exactly uniform;
+* the count of card ``c`` at position ``p`` is the popcount (``int.bit_count``) of an
+  equality mask, and the fixed points per deck are a bit-sliced counter.
+
+The other algorithms (sorts, riffles, splices) run the registry's own code once per deck
+with a ``FastRng`` and are counted in bulk with ``bytes`` operations.
+
+A seeded tally is reproducible whatever the batch sizes: the kernels make whole blocks of
+a fixed size (a function of the algorithm and ``n``) and ``run`` counts the next lanes of
+the current block, so ``run(1000); run(2000)`` counts exactly what ``run(3000)`` does.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Protocol
+
+from . import algorithms
+from .rng import FastRng
+
+MIN_CARDS = 2
+MAX_CARDS = 255  # one byte per card in the bulk paths
+MAX_LANES = 1 << 16
+MIN_LANES = 1 << 12
+# A block of a swap kernel costs about n * n * K big-integer operations on lanes-bit
+# integers; this budget keeps one block near 50 ms for 52 cards and caps it for 255.
+LANE_BUDGET = 1 << 30
+# When this few lanes are still rejected, drawing them one by one beats another full round.
+FIX_ONE_BY_ONE_AT = 12
+
+
+class LaneSource(Protocol):
+    """What the kernels need from a source of randomness."""
+
+    def bits(self, count: int) -> int:
+        """Return ``count`` independent uniform random bits as a non-negative int."""
+        ...
+
+    def below(self, m: int) -> int:
+        """Return an exactly uniform integer in ``[0, m)``."""
+        ...
+
+
+class FastLaneSource:
+    """A ``LaneSource`` over a ``FastRng``: its Mersenne Twister words, in stream order."""
+
+    def __init__(self, rng: FastRng) -> None:
+        self.rng = rng
+        # FastRng.bits(count) (proposed) would skip a bytes round trip; the words are the
+        # same either way, so tallies stay reproducible when it appears.
+        self._bits = getattr(rng, "bits", None) or self._bits_from_words
+
+    def bits(self, count: int) -> int:
+        """Return ``count`` uniform random bits (``count`` a multiple of 32)."""
+        return self._bits(count)
+
+    def _bits_from_words(self, count: int) -> int:
+        return int.from_bytes(self.rng.words(count // 32), "little")
+
+    def below(self, m: int) -> int:
+        """Return an exactly uniform integer in ``[0, m)`` (Lemire, in ``FastRng``)."""
+        return self.rng.below(m)
+
+
+Columns = list[list[int]]  # columns[p][q]: plane q of position p, one bit per deck
+Kernel = Callable[[int, int, LaneSource], Columns]
+
+
+def check_card_count(n: int) -> int:
+    """Return ``n`` if the tally can count decks of that size, else raise ValueError."""
+    if isinstance(n, bool) or not isinstance(n, int) or not MIN_CARDS <= n <= MAX_CARDS:
+        raise ValueError(f"the tally counts decks of {MIN_CARDS} to {MAX_CARDS} cards, not {n!r}")
+    return n
+
+
+def planes_per_card(n: int) -> int:
+    """Return K, the number of bits (planes) that hold a card id below ``n``."""
+    return max(n - 1, 1).bit_length()
+
+
+def lanes_for(n: int) -> int:
+    """Return the block size (decks per block) of the swap kernels for ``n`` cards."""
+    lanes = MAX_LANES
+    while lanes > MIN_LANES and lanes * n * n * planes_per_card(n) > LANE_BUDGET:
+        lanes //= 2
+    return lanes
+
+
+# --- bit-sliced building blocks -----------------------------------------------------------
+
+
+def fresh_columns(n: int, lanes: int) -> Columns:
+    """Return ``lanes`` unshuffled decks ``0..n-1`` as columns of planes."""
+    every_lane = (1 << lanes) - 1
+    width = planes_per_card(n)
+    return [[every_lane if p >> q & 1 else 0 for q in range(width)] for p in range(n)]
+
+
+def value_masks(planes: list[int], count: int, root: int) -> list[int]:
+    """Return ``masks[v]`` for ``v < count``: the lanes of ``root`` whose value is ``v``."""
+    nodes = [root]
+    # most significant bit first, so prefixes that no value below count has are dropped
+    for q in reversed(range(len(planes))):
+        plane = planes[q]
+        children = []
+        for node in nodes:
+            ones = node & plane
+            children.append(node ^ ones)
+            children.append(ones)
+        del children[((count - 1) >> q) + 1 :]
+        nodes = children
+    return nodes
+
+
+def lanes_at_least(planes: list[int], m: int, every_lane: int) -> int:
+    """Return the mask of lanes whose value (read from ``planes``) is ``>= m``."""
+    greater = 0
+    equal = every_lane
+    for q in reversed(range(len(planes))):
+        if m >> q & 1:
+            equal &= planes[q]
+        else:
+            greater |= equal & planes[q]
+    return greater | equal
+
+
+def uniform_planes(
+    m: int, lanes: int, source: LaneSource, fix_one_by_one_at: int = FIX_ONE_BY_ONE_AT
+) -> list[int]:
+    """Return planes holding, in every lane, an independent exactly uniform value in [0, m).
+
+    Draw order (part of the kernels' contract, scripted in the tests): ``k`` planes of
+    ``lanes`` bits, least significant first; then, while lanes are rejected, either ``k``
+    more planes or, once few remain, ``source.below(m)`` for each, lowest lane first.
+    """
+    width = (m - 1).bit_length()
+    planes = [source.bits(lanes) for _ in range(width)]
+    if m == 1 << width:
+        return planes  # a power of two: every k-bit value is fine
+    every_lane = (1 << lanes) - 1
+    rejected = lanes_at_least(planes, m, every_lane)
+    while rejected:
+        if rejected.bit_count() <= fix_one_by_one_at:
+            _redraw_one_by_one(planes, rejected, m, source)
+            break
+        fresh = [source.bits(lanes) for _ in range(width)]
+        # a rejected lane takes its fresh value, and stays rejected if that is >= m too
+        planes = [plane ^ ((plane ^ new) & rejected) for plane, new in zip(planes, fresh)]
+        rejected &= lanes_at_least(fresh, m, every_lane)
+    return planes
+
+
+def _redraw_one_by_one(planes: list[int], rejected: int, m: int, source: LaneSource) -> None:
+    """Give each rejected lane, lowest first, a fresh ``source.below(m)``, in place."""
+    while rejected:
+        lane = rejected & -rejected
+        rejected ^= lane
+        value = source.below(m)
+        for q, plane in enumerate(planes):
+            planes[q] = plane | lane if value >> q & 1 else (plane | lane) ^ lane
+
+
+def swap_with_partner(columns: Columns, i: int, partner_masks: list[int]) -> None:
+    """In every lane swap position ``i`` with the position ``v`` whose mask holds the lane."""
+    column_i = columns[i]
+    moved_in = list(column_i)
+    planes = range(len(column_i))
+    for v, mask in enumerate(partner_masks):
+        if v == i or not mask:
+            continue  # partner i: the card stays
+        column_v = columns[v]
+        for q in planes:
+            # lanes of mask: column_v takes column_i's bit, column_i takes column_v's
+            difference = (column_v[q] ^ column_i[q]) & mask
+            column_v[q] ^= difference
+            moved_in[q] ^= difference
+    columns[i] = moved_in
+
+
+def swap_pairs(columns: Columns, first_masks: list[int], second_masks: list[int]) -> None:
+    """In every lane swap the positions ``a`` and ``b`` that the two mask lists select."""
+    planes = range(len(columns[0]))
+    # lanes where p is exactly one of a, b (a == b swaps nothing, so it is in no mask)
+    one_of = [a ^ b for a, b in zip(first_masks, second_masks)]
+    # difference = card at a XOR card at b: each position contributes where it is one of them
+    difference = [0] * len(planes)
+    for column, mask in zip(columns, one_of):
+        if mask:
+            for q in planes:
+                difference[q] ^= column[q] & mask
+    for column, mask in zip(columns, one_of):
+        if mask:
+            for q in planes:
+                column[q] ^= difference[q] & mask
+
+
+# --- kernels: the registry's swap algorithms, run on a whole block ------------------------
+
+
+def fisher_yates_block(n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return ``lanes`` decks shuffled as ``algorithms.fisher_yates``: j = below(i + 1)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    for i in range(n - 1, 0, -1):
+        partners = uniform_planes(i + 1, lanes, source)
+        swap_with_partner(columns, i, value_masks(partners, i + 1, every_lane))
+    return columns
+
+
+def fisher_yates_off_by_one_block(n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return ``lanes`` decks shuffled as ``algorithms.fisher_yates_off_by_one``: j = below(i)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    for i in range(n - 1, 0, -1):
+        partners = uniform_planes(i, lanes, source)
+        swap_with_partner(columns, i, value_masks(partners, i, every_lane))
+    return columns
+
+
+def swap_any_block(n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return ``lanes`` decks shuffled as ``algorithms.swap_any``: i = n-1..0, j = below(n)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    for i in range(n - 1, -1, -1):
+        partners = uniform_planes(n, lanes, source)
+        swap_with_partner(columns, i, value_masks(partners, n, every_lane))
+    return columns
+
+
+def naive_pairs_block(n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return ``lanes`` decks shuffled as ``algorithms.naive_pairs``: n swaps of two below(n)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    for _ in range(n):
+        first = value_masks(uniform_planes(n, lanes, source), n, every_lane)
+        second = value_masks(uniform_planes(n, lanes, source), n, every_lane)
+        swap_pairs(columns, first, second)
+    return columns
+
+
+def c_rand_block(n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return ``lanes`` decks shuffled as ``algorithms.c_rand``: srand(below(2**32)), rand() % n."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    seeds = source.bits(32 * lanes)  # below(2**32) is a raw word: it never rejects
+    for i, partners in enumerate(c_rand_partner_planes(seeds, n, lanes)):
+        swap_with_partner(columns, i, value_masks(partners, n, every_lane))
+    return columns
+
+
+def unshuffled_block(n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return ``lanes`` decks in order, as ``algorithms.no_shuffle`` (draws nothing)."""
+    return fresh_columns(n, lanes)
+
+
+KERNELS: dict[str, Kernel] = {
+    "fisher-yates": fisher_yates_block,
+    "fisher-yates-off-by-one": fisher_yates_off_by_one_block,
+    "swap-any": swap_any_block,
+    "naive-pairs": naive_pairs_block,
+    "c-rand": c_rand_block,
+    "none": unshuffled_block,
+}
+
+
+# --- c-rand: the ANSI C generator run in 64-bit lanes of one big integer ------------------
+
+LCG_MULTIPLIER = 1103515245
+LCG_INCREMENT = 12345
+
+
+def repeat_in_lanes(value: int, lanes: int) -> int:
+    """Return ``value`` in each of ``lanes`` 64-bit lanes of one integer."""
+    return int.from_bytes(value.to_bytes(8, "little") * lanes, "little")
+
+
+def _spread_words(words: int, lanes: int) -> int:
+    """Return the 32-bit words of ``words`` moved into 64-bit lanes (room for products)."""
+    packed = words.to_bytes(4 * lanes, "little")
+    spread = bytearray(8 * lanes)
+    for byte in range(4):
+        spread[byte::8] = packed[byte::4]
+    return int.from_bytes(spread, "little")
+
+
+def c_rand_partner_planes(seeds: int, n: int, lanes: int) -> Iterator[list[int]]:
+    """Yield, for i = 0..n-1, the planes of ``rand() % n`` in each lane's srand(seed) sequence."""
+    low32 = repeat_in_lanes(0xFFFFFFFF, lanes)
+    low15 = repeat_in_lanes(0x7FFF, lanes)
+    increment = repeat_in_lanes(LCG_INCREMENT, lanes)
+    state = _spread_words(seeds, lanes)
+    width = planes_per_card(n)
+    for _ in range(n):
+        # state * multiplier + increment < 2**63: no carry leaves its lane
+        state = (state * LCG_MULTIPLIER + increment) & low32
+        rand = (state >> 16) & low15
+        remainder = lane_remainders(rand, n, low15)
+        yield planes_from_lane_bytes(remainder.to_bytes(8 * lanes, "little"), 8, width)
+
+
+def lane_remainders(values: int, n: int, low15: int) -> int:
+    """Return ``value % n`` in every 64-bit lane, for lane values below 2**15."""
+    # value // n == (value * magic) >> 32 for every value < 2**15, because
+    # magic * n - 2**32 < n and value * n < 2**32; the product stays inside its lane
+    magic = -(-(1 << 32) // n)
+    quotient = ((values * magic) >> 32) & low15
+    return values - quotient * n  # lane by lane, never negative: no borrows
+
+
+_BIT_TABLES = [bytes((v >> q) & 1 for v in range(256)) for q in range(8)]
+
+
+def planes_from_lane_bytes(data: bytes, stride: int, width: int) -> list[int]:
+    """Return ``width`` planes of the values ``data[0::stride]`` (one byte per lane)."""
+    # lanes 8u + r sit at bit 8u + r: bytes of 0/1 for lanes r, r+8, ... shifted by r
+    groups = [data[r * stride :: 8 * stride] for r in range(8)]
+    planes = []
+    for table in _BIT_TABLES[:width]:
+        plane = 0
+        for r, group in enumerate(groups):
+            plane |= int.from_bytes(group.translate(table), "little") << r
+        planes.append(plane)
+    return planes
+
+
+# --- reading blocks back ------------------------------------------------------------------
+
+
+_ASCII_BIT = bytes(1 if v == ord("1") else 0 for v in range(256))
+
+
+def column_bytes(column: list[int], lanes: int) -> bytes:
+    """Return the card at this position in each lane, one byte per lane."""
+    value = 0
+    for q, plane in enumerate(column):
+        # one ASCII '0'/'1' per lane, lowest lane first, turned into a 0/1 byte per lane
+        digits = format(plane, "b").zfill(lanes)[::-1].encode("ascii")
+        value |= int.from_bytes(digits.translate(_ASCII_BIT), "little") << q
+    return value.to_bytes(lanes, "little")
+
+
+
+def decks_from_columns(columns: Columns, lanes: int) -> bytes:
+    """Return the block's decks one after another, one byte per card (for checks and tests)."""
+    n = len(columns)
+    decks = bytearray(n * lanes)
+    for p, column in enumerate(columns):
+        decks[p::n] = column_bytes(column, lanes)
+    return bytes(decks)
+
+
+# --- counting -----------------------------------------------------------------------------
+
+
+def count_lanes(
+    columns: Columns, start: int, width: int, counts: list[list[int]], fixed_points: list[int]
+) -> None:
+    """Add lanes ``start .. start + width - 1`` of a block to ``counts`` and ``fixed_points``."""
+    n = len(columns)
+    window = (1 << width) - 1
+    fixed_counter = [0] * n.bit_length()  # per lane, in binary: how many fixed points so far
+    for p, column in enumerate(columns):
+        planes = [(plane >> start) & window for plane in column]
+        masks = value_masks(planes, n, window)
+        for card, mask in enumerate(masks):
+            if mask:
+                counts[card][p] += mask.bit_count()
+        _add_one_where(fixed_counter, masks[p])
+    for k, mask in enumerate(value_masks(fixed_counter, n + 1, window)):
+        if mask:
+            fixed_points[k] += mask.bit_count()
+
+
+def _add_one_where(counter: list[int], lanes: int) -> None:
+    """Add 1 to the bit-sliced per-lane counter in the given lanes, in place."""
+    carry = lanes
+    for bit, plane in enumerate(counter):
+        if not carry:
+            return
+        counter[bit] = plane ^ carry
+        carry &= plane
+
+
+def count_decks(decks: bytes, n: int, counts: list[list[int]], fixed_points: list[int]) -> None:
+    """Add decks (one after another, one byte per card) to ``counts`` and ``fixed_points``."""
+    for p in range(n):
+        column = decks[p::n]
+        for card in range(n):
+            counts[card][p] += column.count(card)
+    # XOR with the unshuffled order leaves a zero byte exactly at each fixed point
+    order = bytes(range(n)) * (len(decks) // n)
+    matches = (int.from_bytes(decks, "little") ^ int.from_bytes(order, "little")).to_bytes(
+        len(decks), "little"
+    )
+    for start in range(0, len(decks), n):
+        fixed_points[matches.count(0, start, start + n)] += 1
+
+
+# --- the tally ----------------------------------------------------------------------------
+
+
+class Tally:
+    """An ``n`` x ``n`` count of card (row) by position (column) for one algorithm."""
+
+    def __init__(
+        self,
+        algo_id: str,
+        n: int,
+        params: dict | None = None,
+        seed: int | str | None = None,
+    ) -> None:
+        self.algorithm = algorithms.get(algo_id)
+        self.n = check_card_count(n)
+        self.params = self.algorithm.resolve_params(params)
+        self.seed = seed
+        self.kernel = KERNELS.get(algo_id)
+        self.lanes = lanes_for(n) if self.kernel else 0
+        self.reset()
+
+    @property
+    def algo(self) -> str:
+        """The registry id of the algorithm being counted."""
+        return self.algorithm.id
+
+    def reset(self) -> None:
+        """Zero the counts and restart the random stream (the same one again when seeded)."""
+        self.counts = [[0] * self.n for _ in range(self.n)]
+        self.trials = 0
+        self.fixed_points = [0] * (self.n + 1)
+        self._rng = FastRng(self.seed)
+        self._source = FastLaneSource(self._rng)
+        self._block: Columns | None = None
+        self._next_lane = 0
+
+    def run(self, batch_size: int) -> None:
+        """Shuffle ``batch_size`` fresh decks ``0..n-1`` and add them to the counts."""
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 0:
+            raise ValueError(f"batch_size must be a whole number >= 0, not {batch_size!r}")
+        if self.kernel:
+            self._run_kernel(batch_size)
+        else:
+            self._run_registry(batch_size)
+        self.trials += batch_size
+
+    def _run_kernel(self, batch_size: int) -> None:
+        remaining = batch_size
+        while remaining:
+            if self._block is None or self._next_lane == self.lanes:
+                self._block = self.kernel(self.n, self.lanes, self._source)
+                self._next_lane = 0
+            width = min(remaining, self.lanes - self._next_lane)
+            count_lanes(self._block, self._next_lane, width, self.counts, self.fixed_points)
+            self._next_lane += width
+            remaining -= width
+
+    def _run_registry(self, batch_size: int) -> None:
+        run, params, rng = self.algorithm.run, self.params, self._rng
+        deck = list(range(self.n))
+        decks = bytearray()
+        for _ in range(batch_size):
+            decks += bytes(run(deck, rng, **params))
+        count_decks(bytes(decks), self.n, self.counts, self.fixed_points)
+
+    def snapshot(self) -> dict:
+        """Return the tally as plain data: lists and ints a worker can post as they are."""
+        return {
+            "algo": self.algo,
+            "n": self.n,
+            "params": dict(self.params),
+            "seed": self.seed,
+            "trials": self.trials,
+            "counts": [list(row) for row in self.counts],
+            "fixed_points": list(self.fixed_points),
+        }
