@@ -20,8 +20,10 @@ The other algorithms (sorts, riffles, splices) run the registry's own code once 
 with a ``FastRng`` and are counted in bulk with ``bytes`` operations.
 
 A seeded tally is reproducible whatever the batch sizes: the kernels make whole blocks of
-a fixed size (a function of the algorithm and ``n``) and ``run`` counts the next lanes of
-the current block, so ``run(1000); run(2000)`` counts exactly what ``run(3000)`` does.
+a fixed size (a function of ``n``) and ``run`` counts the next lanes of the current block,
+so ``run(1000); run(2000)`` counts exactly what ``run(3000)`` does. While it counts, the
+next block is made a few steps at a time, so runs of equal size take about equal time
+(only the very first run makes a whole block: about 0.1 s for 52 cards in CPython).
 """
 
 from __future__ import annotations
@@ -33,11 +35,9 @@ from .rng import FastRng
 
 MIN_CARDS = 2
 MAX_CARDS = 255  # one byte per card in the bulk paths
+# Decks per block: 65,536 up to 64 cards, halved per further bit of card id (a block costs
+# about n * n * K big-integer operations, so bigger decks get smaller blocks).
 MAX_LANES = 1 << 16
-MIN_LANES = 1 << 12
-# A block of a swap kernel costs about n * n * K big-integer operations on lanes-bit
-# integers; this budget keeps one block near 50 ms for 52 cards and caps it for 255.
-LANE_BUDGET = 1 << 30
 # When this few lanes are still rejected, drawing them one by one beats another full round.
 FIX_ONE_BY_ONE_AT = 12
 
@@ -76,7 +76,7 @@ class FastLaneSource:
 
 
 Columns = list[list[int]]  # columns[p][q]: plane q of position p, one bit per deck
-Kernel = Callable[[int, int, LaneSource], Columns]
+Kernel = Callable[[int, int, LaneSource], Iterator[Columns]]
 
 
 def check_card_count(n: int) -> int:
@@ -93,10 +93,7 @@ def planes_per_card(n: int) -> int:
 
 def lanes_for(n: int) -> int:
     """Return the block size (decks per block) of the swap kernels for ``n`` cards."""
-    lanes = MAX_LANES
-    while lanes > MIN_LANES and lanes * n * n * planes_per_card(n) > LANE_BUDGET:
-        lanes //= 2
-    return lanes
+    return MAX_LANES >> max(0, planes_per_card(n) - 6)
 
 
 # --- bit-sliced building blocks -----------------------------------------------------------
@@ -208,62 +205,66 @@ def swap_pairs(columns: Columns, first_masks: list[int], second_masks: list[int]
 
 
 # --- kernels: the registry's swap algorithms, run on a whole block ------------------------
+#
+# A kernel is a generator: it yields the block's columns after each step (the same list,
+# changed in place), so a tally can make the next block a few steps at a time while it
+# counts the current one. ``make_block`` runs one to the end.
 
 
-def fisher_yates_block(n: int, lanes: int, source: LaneSource) -> Columns:
-    """Return ``lanes`` decks shuffled as ``algorithms.fisher_yates``: j = below(i + 1)."""
+def fisher_yates_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.fisher_yates``: i = n-1..1, j = below(i + 1)."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
     for i in range(n - 1, 0, -1):
         partners = uniform_planes(i + 1, lanes, source)
         swap_with_partner(columns, i, value_masks(partners, i + 1, every_lane))
-    return columns
+        yield columns
 
 
-def fisher_yates_off_by_one_block(n: int, lanes: int, source: LaneSource) -> Columns:
-    """Return ``lanes`` decks shuffled as ``algorithms.fisher_yates_off_by_one``: j = below(i)."""
+def fisher_yates_off_by_one_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.fisher_yates_off_by_one``: j = below(i)."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
     for i in range(n - 1, 0, -1):
         partners = uniform_planes(i, lanes, source)
         swap_with_partner(columns, i, value_masks(partners, i, every_lane))
-    return columns
+        yield columns
 
 
-def swap_any_block(n: int, lanes: int, source: LaneSource) -> Columns:
-    """Return ``lanes`` decks shuffled as ``algorithms.swap_any``: i = n-1..0, j = below(n)."""
+def swap_any_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.swap_any``: i = n-1..0, j = below(n)."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
     for i in range(n - 1, -1, -1):
         partners = uniform_planes(n, lanes, source)
         swap_with_partner(columns, i, value_masks(partners, n, every_lane))
-    return columns
+        yield columns
 
 
-def naive_pairs_block(n: int, lanes: int, source: LaneSource) -> Columns:
-    """Return ``lanes`` decks shuffled as ``algorithms.naive_pairs``: n swaps of two below(n)."""
+def naive_pairs_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.naive_pairs``: n swaps of below(n), below(n)."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
     for _ in range(n):
         first = value_masks(uniform_planes(n, lanes, source), n, every_lane)
         second = value_masks(uniform_planes(n, lanes, source), n, every_lane)
         swap_pairs(columns, first, second)
-    return columns
+        yield columns
 
 
-def c_rand_block(n: int, lanes: int, source: LaneSource) -> Columns:
-    """Return ``lanes`` decks shuffled as ``algorithms.c_rand``: srand(below(2**32)), rand() % n."""
+def c_rand_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.c_rand``: srand(below(2**32)), j = rand() % n."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
     seeds = source.bits(32 * lanes)  # below(2**32) is a raw word: it never rejects
     for i, partners in enumerate(c_rand_partner_planes(seeds, n, lanes)):
         swap_with_partner(columns, i, value_masks(partners, n, every_lane))
-    return columns
+        yield columns
 
 
-def unshuffled_block(n: int, lanes: int, source: LaneSource) -> Columns:
-    """Return ``lanes`` decks in order, as ``algorithms.no_shuffle`` (draws nothing)."""
-    return fresh_columns(n, lanes)
+def unshuffled_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Yield ``lanes`` decks in order, as ``algorithms.no_shuffle`` (draws nothing)."""
+    yield fresh_columns(n, lanes)
 
 
 KERNELS: dict[str, Kernel] = {
@@ -274,6 +275,38 @@ KERNELS: dict[str, Kernel] = {
     "c-rand": c_rand_block,
     "none": unshuffled_block,
 }
+
+
+def make_block(kernel: Kernel, n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return the finished block of ``lanes`` decks that ``kernel`` makes."""
+    columns: Columns = []
+    for columns in kernel(n, lanes, source):
+        pass
+    return columns
+
+
+class BlockInProgress:
+    """A kernel's block being made a few steps at a time."""
+
+    def __init__(self, kernel: Kernel, n: int, lanes: int, source: LaneSource) -> None:
+        self._steps = kernel(n, lanes, source)
+        self.columns: Columns = []
+        self.done = False
+
+    def advance(self, steps: int) -> None:
+        """Run up to ``steps`` more steps of the kernel."""
+        for _ in range(steps):
+            columns = next(self._steps, None)
+            if columns is None:
+                self.done = True
+                return
+            self.columns = columns
+
+    def finish(self) -> Columns:
+        """Run the kernel to the end and return the finished block."""
+        while not self.done:
+            self.advance(1 << 20)
+        return self.columns
 
 
 # --- c-rand: the ANSI C generator run in 64-bit lanes of one big integer ------------------
@@ -320,18 +353,20 @@ def lane_remainders(values: int, n: int, low15: int) -> int:
     return values - quotient * n  # lane by lane, never negative: no borrows
 
 
-_BIT_TABLES = [bytes((v >> q) & 1 for v in range(256)) for q in range(8)]
-
-
 def planes_from_lane_bytes(data: bytes, stride: int, width: int) -> list[int]:
     """Return ``width`` planes of the values ``data[0::stride]`` (one byte per lane)."""
-    # lanes 8u + r sit at bit 8u + r: bytes of 0/1 for lanes r, r+8, ... shifted by r
-    groups = [data[r * stride :: 8 * stride] for r in range(8)]
+    lanes = -(-len(data) // stride)
+    # group r holds lanes r, r+8, r+16, ... one per byte; bit q of those bytes moved to
+    # bit r is plane q's bit for those lanes (lane 8u + r sits at bit 8u + r)
+    groups = [int.from_bytes(data[r * stride :: 8 * stride], "little") for r in range(8)]
+    low_bits = int.from_bytes(b"\x01" * -(-lanes // 8), "little")
     planes = []
-    for table in _BIT_TABLES[:width]:
+    for q in range(width):
+        mask = low_bits << q
         plane = 0
         for r, group in enumerate(groups):
-            plane |= int.from_bytes(group.translate(table), "little") << r
+            bits = group & mask
+            plane |= bits << (r - q) if r >= q else bits >> (q - r)
         planes.append(plane)
     return planes
 
@@ -442,8 +477,10 @@ class Tally:
         self.fixed_points = [0] * (self.n + 1)
         self._rng = FastRng(self.seed)
         self._source = FastLaneSource(self._rng)
-        self._block: Columns | None = None
-        self._next_lane = 0
+        if self.kernel:
+            self._block: Columns = []
+            self._next_lane = self.lanes  # no lanes left: the first run makes a block
+            self._upcoming = BlockInProgress(self.kernel, self.n, self.lanes, self._source)
 
     def run(self, batch_size: int) -> None:
         """Shuffle ``batch_size`` fresh decks ``0..n-1`` and add them to the counts."""
@@ -458,13 +495,17 @@ class Tally:
     def _run_kernel(self, batch_size: int) -> None:
         remaining = batch_size
         while remaining:
-            if self._block is None or self._next_lane == self.lanes:
-                self._block = self.kernel(self.n, self.lanes, self._source)
+            if self._next_lane == self.lanes:
+                self._block = self._upcoming.finish()
+                self._upcoming = BlockInProgress(self.kernel, self.n, self.lanes, self._source)
                 self._next_lane = 0
             width = min(remaining, self.lanes - self._next_lane)
             count_lanes(self._block, self._next_lane, width, self.counts, self.fixed_points)
             self._next_lane += width
             remaining -= width
+            # make the next block in step with counting this one, so runs of equal size
+            # take about equal time (a kernel has at most n steps)
+            self._upcoming.advance(-(-self.n * width // self.lanes))
 
     def _run_registry(self, batch_size: int) -> None:
         run, params, rng = self.algorithm.run, self.params, self._rng

@@ -28,6 +28,7 @@ from shufflelab.tally import (
     decks_from_columns,
     fresh_columns,
     lane_remainders,
+    make_block,
     planes_from_lane_bytes,
     repeat_in_lanes,
     uniform_planes,
@@ -123,7 +124,7 @@ def test_kernel_gives_the_registry_deck_for_every_path(algorithm_id, n):
     bounds = BOUNDS[algorithm_id](n)
     paths = list(itertools.product(*(range(m) for m in bounds)))
     source = ScriptedLanes(script_choices(bounds, paths))
-    block = decks(KERNELS[algorithm_id](n, len(paths), source), len(paths))
+    block = decks(make_block(KERNELS[algorithm_id], n, len(paths), source), len(paths))
     assert source.exhausted, "the kernel must draw exactly the scripted planes"
     for path, deck in zip(paths, block):
         assert deck == algorithms.get(algorithm_id).shuffled(range(n), ScriptedRng(path)), path
@@ -135,7 +136,7 @@ def test_c_rand_kernel_gives_the_registry_deck_for_each_srand_seed(n):
     seeds = [0, 1, 2**31 - 1, 2**31, 2**32 - 1] + [picker.getrandbits(32) for _ in range(59)]
     packed = sum(seed << (32 * lane) for lane, seed in enumerate(seeds))
     source = ScriptedLanes([packed])
-    block = decks(KERNELS["c-rand"](n, len(seeds), source), len(seeds))
+    block = decks(make_block(KERNELS["c-rand"], n, len(seeds), source), len(seeds))
     assert source.exhausted
     for seed, deck in zip(seeds, block):
         assert deck == algorithms.c_rand(range(n), ScriptedRng([seed])), seed
@@ -153,7 +154,7 @@ def test_lane_remainders_are_exact_for_every_rand_value(n):
 
 def test_none_kernel_is_the_unshuffled_deck_and_draws_nothing():
     source = ScriptedLanes([])
-    assert decks(KERNELS["none"](6, 40, source), 40) == [list(range(6))] * 40
+    assert decks(make_block(KERNELS["none"], 6, 40, source), 40) == [list(range(6))] * 40
     assert source.exhausted
 
 
@@ -166,13 +167,13 @@ def test_every_kernel_is_a_registry_algorithm_without_parameters():
 @pytest.mark.parametrize("n", [2, 3, 17, 52, 104])
 def test_every_kernel_deck_is_a_permutation(algorithm_id, n):
     lanes = 96
-    for deck in decks(KERNELS[algorithm_id](n, lanes, FastLaneSource(FastRng(n))), lanes):
+    for deck in decks(make_block(KERNELS[algorithm_id], n, lanes, FastLaneSource(FastRng(n))), lanes):
         assert sorted(deck) == list(range(n))
 
 
 def test_fisher_yates_kernel_deck_is_a_permutation_at_the_largest_size():
     n = tally.MAX_CARDS
-    for deck in decks(KERNELS["fisher-yates"](n, 64, FastLaneSource(FastRng(1))), 64):
+    for deck in decks(make_block(KERNELS["fisher-yates"], n, 64, FastLaneSource(FastRng(1))), 64):
         assert sorted(deck) == list(range(n))
 
 
@@ -244,7 +245,7 @@ def naive_counts(deck_list, n):
 @pytest.mark.parametrize("start, width", [(0, 200), (0, 1), (37, 100), (199, 1)])
 def test_counting_lanes_matches_counting_each_deck(start, width):
     n, lanes = 9, 200
-    columns = KERNELS["swap-any"](n, lanes, FastLaneSource(FastRng(5)))
+    columns = make_block(KERNELS["swap-any"], n, lanes, FastLaneSource(FastRng(5)))
     counts, fixed = [[0] * n for _ in range(n)], [0] * (n + 1)
     count_lanes(columns, start, width, counts, fixed)
     assert (counts, fixed) == naive_counts(decks(columns, lanes)[start : start + width], n)
@@ -318,11 +319,13 @@ def test_seeded_tallies_reproduce_whatever_the_batch_sizes(algorithm_id):
 
 
 def test_a_kernel_tally_crosses_block_boundaries_like_one_long_stream():
-    t = Tally("naive-pairs", 5, seed=9)
-    t.run(t.lanes - 3)
-    t.run(10)  # 3 from the first block, 7 from the next
-    assert_consistent(t.snapshot())
-    assert t.trials == t.lanes + 7
+    whole = Tally("naive-pairs", 5, seed=9)
+    whole.run(whole.lanes + 7)
+    pieces = Tally("naive-pairs", 5, seed=9)
+    pieces.run(pieces.lanes - 3)  # meanwhile the next block is made step by step
+    pieces.run(10)  # 3 from the first block, 7 from the next
+    assert pieces.snapshot() == whole.snapshot()
+    assert_consistent(whole.snapshot())
 
 
 def test_reset_zeroes_and_restarts_a_seeded_stream():
