@@ -62,9 +62,10 @@ class State:
         pairs += [("seed", self.seed)]
         pairs += [(key if key != "kind" else "deck", str(value)) for key, value in self.deck.as_dict().items()]
         pairs += [("players", str(self.players)), ("cards", str(self.cards_each)), ("style", self.style)]
-        pairs += [("view", self.view), ("n", str(self.lab_n)), ("heat", self.heat)]
-        if self.tally_seed:
-            pairs.append(("tseed", self.tally_seed))
+        # the lab's fields only when they differ from their defaults: shorter deal links
+        lab = (("view", self.view, VIEWS[0]), ("n", str(self.lab_n), str(LAB_DEFAULT_N)),
+               ("heat", self.heat, HEAT_VIEWS[0]), ("tseed", self.tally_seed, ""))
+        pairs += [(key, value) for key, value, default in lab if value != default]
         return urlencode(pairs)
 
     @classmethod
@@ -183,7 +184,7 @@ class _QueryReader:
             return default
         value = int(text)
         if not low <= value <= high:
-            self.reject(key, f"{value} is outside {low} to {high}", default)
+            self.reject(key, f"{_shown(text)} is outside {low} to {high}", default)
             return default
         return value
 
@@ -226,7 +227,7 @@ class _QueryReader:
     def note_unknown(self) -> None:
         for key in self.values:
             if key not in self.read and key not in KNOWN_KEYS:
-                self.notices.append(f"{_shown(key)}: unknown parameter, ignored")
+                self.notices.append(f"{_shown(key)}: unknown parameter; ignored")
 
 
 def _shown(text: str, limit: int = 40) -> str:

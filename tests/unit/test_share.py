@@ -65,17 +65,17 @@ def test_missing_query_gives_defaults_and_a_fresh_seed():
     "query, notice",
     [("algo=bogo", "algo: unknown value 'bogo'; using fisher-yates"),
      ("players=99999999999999", "players: '99999999999999' is not a whole number from 1 to 52; using 4"),
-     ("players=0", "players: 0 is outside 1 to 52; using 4"),
+     ("players=0", "players: '0' is outside 1 to 52; using 4"),
      ("cards=abc", "cards: 'abc' is not a whole number"),
      ("packs=%EF%BC%93", "packs: '３' is not a whole number"),
      ("deck=tarot", "deck: unknown value 'tarot'; using standard"),
-     ("v=2", "v: 2 is outside 1 to 1; using 1"),
+     ("v=2", "v: '2' is outside 1 to 1; using 1"),
      ("algo=riffle-gsr&passes=1e9", "passes: '1e9' is not a whole number"),
-     ("deck=numbered&size=1000000", "size: 1000000 is outside 1 to 1000"),
+     ("deck=numbered&size=1000000", "size: '1000000' is outside 1 to 1000"),
      ("players=12&cards=5&deck=euchre", "players/cards: cannot deal 12 players × 5 cards = 60 cards"),
-     ("utm_source=x", "'utm_source': unknown parameter, ignored"),
+     ("utm_source=x", "'utm_source': unknown parameter; ignored"),
      ("view=admin", "view: unknown value 'admin'; using deal"),
-     ("n=1", "n: 1 is outside 2 to 128; using 52"),
+     ("n=1", "n: '1' is outside 2 to 128; using 52"),
      ("heat=%3Cb%3E", "heat: unknown value '<b>'; using observed"),
      ("tseed=" + "t" * 65, "tseed: must be up to 64 printable characters; using no seed")],
 )
@@ -126,3 +126,10 @@ def test_a_form_with_an_impossible_deal_is_refused_whole():
 
     with pytest.raises(DealError, match="cannot deal 9 players × 9 cards = 81 cards from a 52-card deck"):
         State.from_query("players=9&cards=9", fixed_seed, strict_deal=True)
+
+
+def test_deal_links_leave_out_the_lab_defaults():
+    query = State(seed="s").to_query()
+    assert "view=" not in query and "n=" not in query and "heat=" not in query and "tseed" not in query
+    lab = State(seed="s", view="lab", lab_n=20, heat="exact", tally_seed="t").to_query()
+    assert lab.endswith("view=lab&n=20&heat=exact&tseed=t")
