@@ -22,6 +22,7 @@ from shufflelab.rng import FastRng
 from shufflelab.tally import (
     KERNELS,
     FastLaneSource,
+    SpareBits,
     Tally,
     count_decks,
     count_lanes,
@@ -200,6 +201,25 @@ def test_few_rejected_lanes_are_redrawn_one_by_one_lowest_first():
     planes = uniform_planes(5, 8, source, fix_one_by_one_at=3)
     assert read_lanes(planes, 8) == [0, 1, 2, 3, 4, 4, 0, 1]
     assert source.exhausted
+
+
+def test_steps_share_spare_bits_but_never_reuse_a_lane_of_them():
+    step_a = planes_of([0, 1, 2, 3, 4, 5, 6, 7], 3)  # m = 5: lanes 5, 6, 7 rejected
+    spare_set = planes_of([1, 2, 7, 7, 7, 0, 3, 4], 3)  # drawn for step a's redraws
+    step_b = planes_of([6, 7, 0, 1, 2, 3, 4, 5], 3)  # m = 6: lanes 0 and 1 rejected
+    source = ScriptedLanes(step_a + spare_set + step_b)
+    spare = SpareBits(source, 8)
+    a = read_lanes(uniform_planes(5, 8, source, spare, fix_one_by_one_at=0), 8)
+    b = read_lanes(uniform_planes(6, 8, source, spare, fix_one_by_one_at=0), 8)
+    assert a == [0, 1, 2, 3, 4, 0, 3, 4]
+    assert b == [1, 2, 0, 1, 2, 3, 4, 5], "lanes 0 and 1 of the spare set were still unused"
+    assert source.exhausted
+    # step c rejects every lane: only lanes 2, 3, 4 of the spare set are unused (and hold
+    # 7, rejected again); every lane then takes a new set, none reuses a spent lane
+    source.planes += planes_of([7] * 8, 3) + planes_of([2] * 8, 3)
+    assert read_lanes(uniform_planes(6, 8, source, spare, fix_one_by_one_at=0), 8) == [2] * 8
+    assert source.exhausted
+    assert spare.sets(3) == [], "both sets have every lane used: dropped"
 
 
 def test_power_of_two_bounds_draw_exactly_their_bits_and_never_reject():
