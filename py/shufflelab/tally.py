@@ -40,6 +40,8 @@ MAX_CARDS = 255  # one byte per card in the bulk paths
 MAX_LANES = 1 << 16
 # When this few lanes are still rejected, drawing them one by one beats another full round.
 FIX_ONE_BY_ONE_AT = 12
+# Spare random planes kept per width for redraws (see SpareBits); 4 measured best of 2, 4, all.
+SPARE_SETS_KEPT = 4
 
 
 class LaneSource(Protocol):
@@ -157,9 +159,11 @@ class SpareBits:
         """Draw a new set of ``width`` planes, none of its lanes used yet."""
         self.sets(width).append([[self.source.bits(self.lanes) for _ in range(width)], 0])
 
-    def drop_used_up(self, width: int) -> None:
-        """Forget the sets of ``width`` planes whose every lane has been used."""
-        self._sets[width] = [entry for entry in self.sets(width) if entry[1] != self.every_lane]
+    def tidy(self, width: int) -> None:
+        """Forget the sets of ``width`` planes that are used up, and all but the newest few."""
+        live = [entry for entry in self.sets(width) if entry[1] != self.every_lane]
+        # an old set has few unused lanes left: visiting it costs more than fresh bits
+        self._sets[width] = live[-SPARE_SETS_KEPT:]
 
 
 def uniform_planes(
@@ -201,7 +205,7 @@ def uniform_planes(
         planes = [plane ^ ((plane ^ new) & taking) for plane, new in zip(planes, fresh)]
         # a lane that took a value >= m stays rejected and looks in the next set
         rejected ^= taking ^ (taking & lanes_at_least(fresh, m, spare.every_lane))
-    spare.drop_used_up(width)
+    spare.tidy(width)
     return planes
 
 

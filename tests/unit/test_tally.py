@@ -222,6 +222,14 @@ def test_steps_share_spare_bits_but_never_reuse_a_lane_of_them():
     assert spare.sets(3) == [], "both sets have every lane used: dropped"
 
 
+def test_spare_sets_stay_few():
+    source = FastLaneSource(FastRng(8))
+    spare = SpareBits(source, 1024)
+    for _ in range(40):
+        uniform_planes(33, 1024, source, spare)  # rejects almost half: many redraws
+        assert len(spare.sets(6)) <= tally.SPARE_SETS_KEPT
+
+
 def test_power_of_two_bounds_draw_exactly_their_bits_and_never_reject():
     source = ScriptedLanes(planes_of(list(range(8)) * 2, 3))
     assert read_lanes(uniform_planes(8, 16, source), 16) == list(range(8)) * 2
