@@ -66,11 +66,13 @@ class FastLaneSource:
         self._bits = getattr(rng, "bits", None) or self._bits_from_words
 
     def bits(self, count: int) -> int:
-        """Return ``count`` uniform random bits (``count`` a multiple of 32)."""
+        """Return ``count`` uniform random bits as a non-negative int."""
         return self._bits(count)
 
     def _bits_from_words(self, count: int) -> int:
-        return int.from_bytes(self.rng.words(count // 32), "little")
+        # whole 32-bit words, the extra high bits dropped (kernels ask for multiples of 32)
+        words = int.from_bytes(self.rng.words(-(-count // 32)), "little")
+        return words & ((1 << count) - 1)
 
     def below(self, m: int) -> int:
         """Return an exactly uniform integer in ``[0, m)`` (Lemire, in ``FastRng``)."""
@@ -357,8 +359,9 @@ class BlockInProgress:
 
     def finish(self) -> Columns:
         """Run the kernel to the end and return the finished block."""
-        while not self.done:
-            self.advance(1 << 20)
+        for columns in self._steps:
+            self.columns = columns
+        self.done = True
         return self.columns
 
 
@@ -399,8 +402,9 @@ def c_rand_partner_planes(seeds: int, n: int, lanes: int) -> Iterator[list[int]]
 
 def lane_remainders(values: int, n: int, low15: int) -> int:
     """Return ``value % n`` in every 64-bit lane, for lane values below 2**15."""
-    # value // n == (value * magic) >> 32 for every value < 2**15, because
-    # magic * n - 2**32 < n and value * n < 2**32; the product stays inside its lane
+    # value // n == (value * magic) >> 32 for every value < 2**15: magic / 2**32 exceeds
+    # 1 / n by e / (n * 2**32) with e = magic * n - 2**32 < n, and value * e < 2**32 keeps
+    # that excess below 1 / n. The product is below 2**46: it stays inside its lane.
     magic = -(-(1 << 32) // n)
     quotient = ((values * magic) >> 32) & low15
     return values - quotient * n  # lane by lane, never negative: no borrows
@@ -438,7 +442,6 @@ def column_bytes(column: list[int], lanes: int) -> bytes:
         digits = format(plane, "b").zfill(lanes)[::-1].encode("ascii")
         value |= int.from_bytes(digits.translate(_ASCII_BIT), "little") << q
     return value.to_bytes(lanes, "little")
-
 
 
 def decks_from_columns(columns: Columns, lanes: int) -> bytes:

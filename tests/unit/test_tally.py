@@ -178,6 +178,14 @@ def test_fisher_yates_kernel_deck_is_a_permutation_at_the_largest_size():
         assert sorted(deck) == list(range(n))
 
 
+def test_lane_bits_are_the_generators_own_bits_so_a_future_fastrng_bits_matches():
+    # FastLaneSource reads FastRng.words; a FastRng.bits built on getrandbits (proposed)
+    # must give the same integers for the kernels' sizes, or seeded tallies would change
+    for count in (32, 4096, 65536):
+        assert FastLaneSource(FastRng("s")).bits(count) == random.Random("s").getrandbits(count)
+    assert 0 <= FastLaneSource(FastRng(1)).bits(40) < 1 << 40
+
+
 # --- 2. the partner draws are exactly uniform ---------------------------------------
 
 
