@@ -412,8 +412,9 @@ def test_kernel_tally_matches_the_exact_matrix_within_chi_square(algorithm_id):
             else:
                 statistic += (t.counts[card][position] - e) ** 2 / e
                 cells += 1
-    # the n x n cells carry (n - 1)^2 degrees of freedom (rows and columns are fixed sums)
-    freedom = (n - 1) ** 2 - (cells < n * n) * n
+    # n x n cells with fixed row and column sums carry (n - 1)^2 degrees of freedom, less
+    # one for each impossible cell (off-by-one's diagonal)
+    freedom = (n - 1) ** 2 - (n * n - cells)
     assert chi2.sf(statistic, freedom) > 1e-4, statistic
 
 
