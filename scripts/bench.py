@@ -106,12 +106,14 @@ def shuffle_section(repeats: int, quick: bool) -> dict:
     ]
     print_table(f"Issue 2 - one shuffle of {DECK} cards, CPython (median of {repeats})",
                 ["method", "us/shuffle", "speed vs random.shuffle"], rows)
+    # the issue's target is for the fast source; the stream's figure is for comparison
     rows = [
-        [name, f"{seconds:.3f}", "yes" if seconds < ONE_MILLION_TARGET_SECONDS else "NO"]
+        [name, f"{seconds:.3f}",
+         ("yes" if seconds < ONE_MILLION_TARGET_SECONDS else "NO") if "FastRng" in name else "-"]
         for name, seconds in one_million.items()
     ]
     print_table(f"Issue 2 - one shuffle of {BIG_DECK:,} cards, CPython (median of {big_repeats})",
-                ["method", "seconds", f"< {ONE_MILLION_TARGET_SECONDS:g} s"], rows)
+                ["method", "seconds", f"target < {ONE_MILLION_TARGET_SECONDS:g} s"], rows)
     return {
         "us_per_shuffle_52": {name: s * 1e6 for name, s in per_shuffle.items()},
         "seconds_1e6_cards": one_million,
