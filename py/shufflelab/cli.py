@@ -1,4 +1,4 @@
-"""The command line: ``python -m shufflelab algorithms | shuffle | deal``.
+"""The command line: ``python -m shufflelab algorithms | shuffle | deal | exact | riffle-tv``.
 
 Bad arguments exit with status 2 and one line on stderr; no traceback ever.
 """
@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 from typing import Callable, Sequence
 
-from . import algorithms
+from . import algorithms, exact
 from .cards import DECK_KINDS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError
 from .rng import new_seed
@@ -186,6 +187,64 @@ def _header(state: State) -> str:
     return f"{state.algo}{params}, seed {state.seed!r}, {state.deck.describe()}, stream v{state.version}"
 
 
+def add_exact_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``exact``: algorithm, its parameters, deck size and output format."""
+    parser.add_argument("--algo", default=algorithms.DEFAULT_ALGORITHM, metavar="ID",
+                        help=f"algorithm id (default {algorithms.DEFAULT_ALGORITHM}; see 'algorithms')")
+    parser.add_argument("--cards", type=int, required=True, metavar="N",
+                        help=f"deck size, 0-{exact.MAX_EXACT_CARDS} (every order is listed)")
+    for param in _all_params():
+        parser.add_argument(f"--{param.name}", type=int, default=None, metavar="N",
+                            help=f"{param.label.lower()} ({param.minimum}-{param.maximum}, default {param.default})")
+    parser.add_argument("--json", action="store_true", help="print JSON (probabilities as 'p/q' strings)")
+
+
+def run_exact(args: argparse.Namespace) -> int:
+    """Print every order's exact probability and the distance to uniform."""
+    if not 0 <= args.cards <= exact.MAX_EXACT_CARDS:
+        raise UsageError(f"exact lists every order, so --cards must be 0 to {exact.MAX_EXACT_CARDS}, not {args.cards}")
+    algorithm = algorithms.get(args.algo)
+    given = {p.name: getattr(args, p.name) for p in _all_params() if getattr(args, p.name) is not None}
+    report = exact.exact_report(algorithm.id, args.cards, given)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    params = "".join(f", {k}={v}" for k, v in report["params"].items())
+    print(f"{report['algorithm']}{params} on {report['cards']} cards: {report['method']}")
+    width = max(2 * report["cards"] - 1, len("order"))
+    print(f"{'order':<{width}}  probability")
+    for row in report["orders"]:
+        order = " ".join(map(str, row["order"]))
+        value = float(Fraction(row["probability"]))
+        print(f"{order:<{width}}  {row['probability']}  ({value:.6g})")
+    print(f"reachable orders: {report['reachable']:,} of {report['total_orders']:,}")
+    print(f"total variation distance to uniform: {report['total_variation']} ({report['total_variation_float']:.6g})")
+    return 0
+
+
+def add_riffle_tv_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``riffle-tv``: deck size, how many riffles, output format."""
+    parser.add_argument("--cards", type=int, default=52, metavar="N",
+                        help=f"deck size, 1-{exact.MAX_RIFFLE_TV_CARDS} (default 52)")
+    parser.add_argument("--max-k", type=int, default=12, metavar="K",
+                        help=f"riffles, 1-{exact.MAX_RIFFLE_TV_K} (default 12)")
+    parser.add_argument("--json", action="store_true", help="print JSON (exact distances as 'p/q' strings)")
+
+
+def run_riffle_tv(args: argparse.Namespace) -> int:
+    """Print the exact distance to uniform after 1..K Gilbert-Shannon-Reeds riffles."""
+    report = exact.riffle_tv_report(args.cards, args.max_k)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{report['cards']} cards, Gilbert-Shannon-Reeds riffles: exact total variation distance "
+          f"to uniform (Bayer & Diaconis 1992)")
+    print(" k  distance")
+    for row in report["distances"]:
+        print(f"{row['k']:>2}  {row['value']:.6f}")
+    return 0
+
+
 def _add_json_only(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -196,4 +255,8 @@ COMMANDS: dict[str, Command] = {
     "algorithms": ("list every algorithm with its verdict", _add_json_only, run_algorithms),
     "shuffle": ("shuffle a deck with a seed and print its order", add_shuffle_options, run_shuffle),
     "deal": ("shuffle, then deal hands from the top", add_deal_options, run_deal),
+    "exact": ("every order's exact probability for a tiny deck, and the distance to uniform",
+              add_exact_options, run_exact),
+    "riffle-tv": ("exact distance to uniform after 1..K riffles (Bayer & Diaconis)",
+                  add_riffle_tv_options, run_riffle_tv),
 }
