@@ -305,24 +305,25 @@ def physical_pass(deck: list, rng) -> list:
     return deck
 
 
-def physical_floor(n: int) -> int:
-    """Return a right_count below which every later splice start is clamped to 0.
+def physical_floor(n: int, left_count: int) -> int:
+    """Return a right_count at or below which every later splice start is 0 (the deck's top).
 
-    Later rounds raise right_count by at most left_count + 2 in total, and a negative
-    start s lands at max(length + s, 0) with length ≤ n; so from -(2n + 3) down, every
-    start is 0 and all such right_counts behave the same: the chain stays finite.
+    Until the loop ends, right_count can rise by at most left_count + 2 in all (each
+    round adds its take and subtracts its drop), and a negative start s lands at
+    max(length + s, 0) with length ≤ n. So from −(n + left_count + 2) down, all starts
+    are 0 and all such right_counts behave alike: clamping to it keeps the chain finite.
     """
-    return -(2 * n + 3)
+    return -(n + max(left_count, 0) + 2)
 
 
 def _physical_pass_distribution(n: int) -> Distribution:
     """Return the exact distribution of one riffle-physical pass on 0..n-1."""
-    floor = physical_floor(n)
     pending: dict[tuple, Fraction] = defaultdict(Fraction)
     for cut_draw in range(9):
         for right_draw in range(4):
             deck = list(range(n))
             left_half, left_count, right_count = physical_cut(deck, cut_draw, right_draw)
+            right_count = max(right_count, physical_floor(n, left_count))
             pending[(left_count, right_count, tuple(deck), tuple(left_half))] += Fraction(1, 36)
     # Every transition lowers left_count, or keeps it and lowers right_count, or is a
     # self-loop; so states taken in decreasing (left_count, right_count) come after
@@ -341,6 +342,7 @@ def _physical_pass_distribution(n: int) -> Distribution:
             physical_finish(deck, list(left_half), right_count)
             finals[tuple(deck)] += mass
             continue
+        floor = physical_floor(n, left_count)
         # take = 0 moves no card; it only lowers right_count (not at all with drop = 0 or at the floor)
         loops = 4 if right_count == floor else 1
         share = mass / (16 - loops)
@@ -350,7 +352,7 @@ def _physical_pass_distribution(n: int) -> Distribution:
                     continue
                 d, h = list(deck), list(left_half)
                 lc, rc = physical_drop(d, h, left_count, right_count, take, drop)
-                nxt = (lc, max(rc, floor), tuple(d), tuple(h))
+                nxt = (lc, max(rc, physical_floor(n, lc)), tuple(d), tuple(h))
                 if nxt not in pending:
                     heapq.heappush(queue, (-nxt[0], -nxt[1], nxt))
                 pending[nxt] += share
@@ -686,21 +688,50 @@ def _splice_start(r: int, length: int) -> int:
     return max(length + r, 0) if r < 0 else min(r, length)
 
 
+MAX_PHYSICAL_MATRIX_CARDS = 52  # the pass matrix costs O(n⁴): about 10 s at 52 cards in CPython
+
+
 def riffle_physical_pass_matrix(n: int, one=1.0) -> Matrix:
     """Return one riffle-physical pass's exact position matrix.
 
     A pass's random choices never look at the cards, so (left_count, g, right_count),
     with g = left half's length − left_count (at most 3), is a Markov chain by itself,
     and every card's place is a deterministic function of that chain's path. For each
-    chain state this keeps the n × n matrix (place in deck-then-left-half × card) of
-    probabilities, moved row-wise as the port moves cards. Cost: O(states · n²), with
-    O(n²) states: exact for any n, but it grows as n⁴ (about 1 s at 20 cards).
+    chain state this keeps the matrix (place in deck-then-left-half × card) of joint
+    probabilities and moves its rows exactly as the port moves cards. There are O(n²)
+    states, so the cost is O(n⁴): exact for any n, about 10 s at 52 cards in CPython.
+    Floats travel two cards to a complex number, halving the element operations.
     """
-    floor = physical_floor(n)
+    if n > MAX_PHYSICAL_MATRIX_CARDS:
+        raise ExactTooCostly(
+            f"riffle-physical's exact matrix costs O(n⁴) (about 10 s at {MAX_PHYSICAL_MATRIX_CARDS} cards "
+            f"in CPython, 16 times that at twice the cards), so it is limited to {MAX_PHYSICAL_MATRIX_CARDS} cards"
+        )
+    if isinstance(one, float):
+        return [list(row) for row in _physical_pass_floats(n)]
+    return _unpack(_physical_pass_flat(n, one, 1), n, 1)
+
+
+@lru_cache(maxsize=8)
+def _physical_pass_floats(n: int) -> tuple[tuple[float, ...], ...]:
+    return tuple(map(tuple, _unpack(_physical_pass_flat(n, 1.0 + 0j, 2), n, 2)))
+
+
+def _unpack(flat: list, n: int, per_cell: int) -> Matrix:
+    """Return P[card][place] from a flat place-major list holding per_cell cards per entry."""
+    width = -(-n // per_cell)
+    if per_cell == 1:
+        return [flat[card::width] for card in range(n)]
+    return [[(z.real if card % 2 == 0 else z.imag) for z in flat[card // 2::width]] for card in range(n)]
+
+
+def _physical_pass_flat(n: int, one, per_cell: int) -> list:
+    """Run the chain; return the final place × card matrix, flat, per_cell cards per entry."""
+    width = -(-n // per_cell)  # entries per row (one row per place)
     zero = one - one
     pending: dict[tuple[int, int, int], list] = {}
     queue: list = []
-    final = [zero] * (n * n)
+    final = [zero] * (n * width)
 
     def add_to(key: tuple[int, int, int], flat: list) -> None:
         held = pending.get(key)
@@ -710,37 +741,39 @@ def riffle_physical_pass_matrix(n: int, one=1.0) -> Matrix:
         else:
             pending[key] = list(map(add, held, flat))
 
+    units = [one, one * 1j] if per_cell == 2 else [one]
     for cut_draw in range(9):
         for right_draw in range(4):
             deck = list(range(n))
             left_half, left_count, right_count = physical_cut(deck, cut_draw, right_draw)
-            flat = [zero] * (n * n)
+            flat = [zero] * (n * width)
             for place, card in enumerate(deck + left_half):
-                flat[place * n + card] = one / 36
-            add_to((left_count, 0, right_count), flat)
-    # rows are places (the deck's, then the left half's), n entries each, one per card
+                flat[place * width + card // per_cell] = units[card % per_cell] / 36
+            add_to((left_count, 0, max(right_count, physical_floor(n, left_count))), flat)
     while queue:
         key = heapq.heappop(queue)[2]
         flat = pending.pop(key)
         left_count, g, right_count = key
-        deck_cells = (n - left_count - g) * n
+        deck_cells = (n - left_count - g) * width
+        start = _splice_start(right_count, n - left_count - g) * width
         if left_count <= 0:
-            start = _splice_start(right_count, n - left_count - g) * n
             final = list(map(add, final, flat[:start] + flat[deck_cells:] + flat[start:deck_cells]))
             continue
+        floor = physical_floor(n, left_count)
         loops = 4 if right_count == floor else 1
         flat = list(map(mul, flat, repeat(one / (16 - loops))))
-        start = _splice_start(right_count, n - left_count - g) * n
-        left_start = deck_cells + left_count * n
+        left_start = deck_cells + left_count * width
         for take in range(4):
-            taken_end = left_start + min(take, g) * n
+            taken_end = left_start + min(take, g) * width
+            # the taken rows of the left half go in at the splice start; nothing else moves
             moved = (flat[:start] + flat[left_start:taken_end] + flat[start:deck_cells]
                      + flat[deck_cells:left_start] + flat[taken_end:])
+            next_floor = physical_floor(n, left_count - take)
             for drop in range(4):
                 if take == 0 and (drop == 0 or right_count == floor):
                     continue
-                add_to((left_count - take, max(g, take), max(right_count - drop + take, floor)), moved)
-    return [final[i::n] for i in range(n)]
+                add_to((left_count - take, max(g, take), max(right_count - drop + take, next_floor)), moved)
+    return final
 
 
 def _riffle_physical_matrix(n: int, params: dict, one) -> Matrix:

@@ -116,10 +116,24 @@ def test_physical_pass_distribution_is_bracketed_by_the_truncated_port(n, max_dr
         assert seen.get(order, 0) <= p <= seen.get(order, 0) + cut
 
 
-def test_physical_floor_keeps_every_later_splice_start_at_zero():
-    # from the floor, right_count can rise by at most left_count + 2 ≤ n + 2 before the last splice
-    for n in range(1, 60):
-        assert exact.physical_floor(n) + n + 2 + n <= 0
+def test_right_counts_below_the_floor_behave_like_the_floor():
+    # run the rest of a pass from the same state with right_count at the floor and far below
+    rng = FastRng(5)
+    for n in range(1, 14):
+        for cut_draw in range(9):
+            seed = rng.below(1 << 30)
+            decks = []
+            for depth in (0, 7, 100):
+                deck = list(range(n))
+                left_half, left_count, _ = exact.physical_cut(deck, cut_draw, 0)
+                right_count = exact.physical_floor(n, left_count) - depth
+                draws = FastRng(seed)
+                while left_count > 0:
+                    take, drop = draws.below(4), draws.below(4)
+                    left_count, right_count = exact.physical_drop(deck, left_half, left_count, right_count, take, drop)
+                exact.physical_finish(deck, left_half, right_count)
+                decks.append(deck)
+            assert decks[0] == decks[1] == decks[2]
 
 
 def test_c_rand_residue_weights_count_all_rand_values():
