@@ -194,7 +194,8 @@ def _repeat_pass(one_pass: _IntDist, passes: int, n: int, algorithm_id: str, wha
     feasible = _feasible_passes(len(one_pass[0]), reachable, len(str(one_pass[1])), passes)
     if passes > feasible:
         raise ExactTooCostly(
-            f"exact fractions for {algorithm_id} on {n} cards are limited to {feasible} {what} "
+            f"exact fractions for {algorithm_id} on {n} cards are limited to {feasible} "
+            f"{what if feasible != 1 else what.rstrip('s')} "
             f"here (each one composes up to {len(one_pass[0]):,} × {reachable:,} fractions "
             f"that grow by {len(str(one_pass[1]))} digits); ask for fewer, or use the position matrix"
         )

@@ -297,6 +297,8 @@ MONTE_CARLO = [
     ("cut-insert", 9, {"repetitions": 4}, 9000),
     ("riffle-physical", 16, {"passes": 1}, 6000),
     ("riffle-physical", 9, {"passes": 3}, 6000),
+    ("fisher-yates", 9, None, 9000),
+    ("random-key", 9, None, 9000),
     ("none", 9, None, 100),
 ]
 
