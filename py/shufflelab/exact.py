@@ -195,7 +195,7 @@ def _repeat_pass(one_pass: _IntDist, passes: int, n: int, algorithm_id: str, wha
     if passes > feasible:
         raise ExactTooCostly(
             f"exact fractions for {algorithm_id} on {n} cards are limited to {feasible} "
-            f"{what if feasible != 1 else what.rstrip('s')} "
+            f"{what if feasible != 1 else _SINGULAR[what]} "
             f"here (each one composes up to {len(one_pass[0]):,} × {reachable:,} fractions "
             f"that grow by {len(str(one_pass[1]))} digits); ask for fewer, or use the position matrix"
         )
@@ -203,6 +203,9 @@ def _repeat_pass(one_pass: _IntDist, passes: int, n: int, algorithm_id: str, wha
     for _ in range(passes - 1):
         dist = _then(dist, one_pass)
     return dist
+
+
+_SINGULAR = {"passes": "pass", "repetitions": "repetition"}
 
 
 def _feasible_passes(support: int, reachable: int, digits_per_pass: int, wanted: int) -> int:
