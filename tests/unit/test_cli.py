@@ -47,8 +47,14 @@ def test_without_a_seed_a_fresh_one_is_drawn_and_printed(capsys):
     _, second, _ = run(capsys, "shuffle", "--json")
     first, second = json.loads(first), json.loads(second)
     assert len(first["seed"]) == 43 and first["seed"] != second["seed"]
-    _, again, _ = run(capsys, "shuffle", "--json", "--seed", first["seed"])
+    # --seed=VALUE: a fresh seed may begin with "-" (URL-safe base64), which a separate word can't
+    _, again, _ = run(capsys, "shuffle", "--json", f"--seed={first['seed']}")
     assert json.loads(again)["order"] == first["order"]
+
+
+def test_a_seed_beginning_with_a_dash_works_as_seed_equals(capsys):
+    status, out, _ = run(capsys, "shuffle", "--json", "--seed=-dash")
+    assert status == 0 and json.loads(out)["seed"] == "-dash"
 
 
 def test_text_output_lists_hands_and_stock(capsys):
