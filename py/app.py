@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 
 from pyscript import document, when, window
 
+import lab
 from shufflelab import algorithms
 from shufflelab.deal import DealError
 from shufflelab.rng import new_seed
@@ -112,7 +113,8 @@ def apply_form(fresh_seed: bool = False) -> None:
     try:
         state, notices = State.from_query(read_form_query(), strict_deal=True)
     except DealError as error:
-        set_text("deal-error", f"{error}.")
+        message = str(error)
+        set_text("deal-error", f"{message[:1].upper()}{message[1:]}; the cards shown are unchanged.")
         show("deal-error", True)
         return
     show("deal-error", False)
@@ -127,7 +129,7 @@ def show_notices(notices: list[str]) -> None:
     box.replaceChildren()
     for notice in notices:
         item = document.createElement("li")
-        item.textContent = f"Replaced a bad value: {notice}."
+        item.textContent = f"{notice}."
         box.appendChild(item)
     show("notices", bool(notices))
 
@@ -170,6 +172,7 @@ def render(state: State) -> None:
     fill_cards(element("stock"), state, outcome.deal.stock)
     set_text("stock-count", f"({len(outcome.deal.stock)} cards)")
     element("share-url").value = share_url(state)
+    set_text("copy-status", "")  # a "copied" note would now be about an older link
     render_view(state.view)
 
 
@@ -299,6 +302,7 @@ async def on_copy_link(event) -> None:
 def start() -> None:
     """Read the URL, draw it, enable the controls and mark the page ready."""
     fill_algorithm_choices()
+    lab.mount(PAGE)
     state, notices = State.from_query(str(window.location.search))
     show_notices(notices)
     write_form(state)

@@ -24,6 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")  # 256 bits, URL-safe base64 without padding
+WORKER_TIMEOUT_MS = 60_000  # a second Pyodide starting in a Web Worker
 STEP_TIMEOUT_MS = 15_000  # one render after a click; generous, never a fixed sleep
 
 
@@ -516,10 +517,14 @@ def test_lab_tab_shows_the_lab_and_survives_a_reload(shared):
         k: v for k, v in url_params(url_before).items() if k != "view"
     }
 
+    # the lab starts its worker on the first visit; let it finish, as a reader would, so the
+    # reload does not abort its requests half-way
+    page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
     page.reload()
     page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=60_000)
     assert page.is_visible("#lab-panel") and page.is_hidden("#deal-panel")
     assert page.get_attribute("#tab-lab", "aria-selected") == "true"
+    page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
 
     page.click("#tab-deal")
     # the deal view is the default, so a deal link carries no view parameter at all

@@ -1,0 +1,113 @@
+"""The bias lab's Web Worker: tallies, exact matrices, statistics and heat-map pixels.
+
+Runs in a PyScript worker (no DOM here: pages without cross-origin isolation can't give
+workers one, and this needs none). The main thread awaits the exported functions; every
+argument and result is plain JSON text, so nothing depends on proxy conversions.
+"""
+
+import base64
+import json
+import time
+
+from shufflelab import exact, heatmap, stats
+from shufflelab.tally import Tally
+
+FIRST_BATCH = 64
+TARGET_BATCH_SECONDS = 0.02  # small batches keep run_for close to its time budget
+
+
+class Session:
+    """One tally configuration: its tally, and its exact matrix once computed."""
+
+    def __init__(self, algo: str, params: dict, n: int, seed: str | None) -> None:
+        self.algo, self.params, self.n = algo, params, n
+        self.tally = Tally(algo, n, params, seed)
+        self.batch = FIRST_BATCH
+        self.busy_seconds = 0.0
+        self.matrix = None
+        self.matrix_reason = ""
+        self.matrix_seconds = None
+
+    def run_for(self, seconds: float) -> None:
+        """Add batches of shuffles for about ``seconds``, sizing batches to the speed seen."""
+        deadline = time.perf_counter() + seconds
+        while True:
+            started = time.perf_counter()
+            self.tally.run(self.batch)
+            spent = time.perf_counter() - started
+            self.busy_seconds += spent
+            if spent < TARGET_BATCH_SECONDS / 2:
+                self.batch *= 2
+            elif spent > TARGET_BATCH_SECONDS * 2 and self.batch > 1:
+                self.batch //= 2
+            if time.perf_counter() + spent > deadline:
+                return
+
+    def ensure_matrix(self) -> None:
+        """Compute the exact card × position matrix once, or note why there is none."""
+        if self.matrix is not None or self.matrix_reason:
+            return
+        started = time.perf_counter()
+        try:
+            self.matrix = [[float(p) for p in row] for row in exact.position_matrix(self.algo, self.n, self.params)]
+        except exact.NoExactMatrix as reason:
+            self.matrix_reason = str(reason)
+        self.matrix_seconds = time.perf_counter() - started
+
+
+SESSION = None
+
+
+def configure(config_json: str) -> str:
+    """Start a new tally for {algo, params, n, seed}; return its exact-matrix status."""
+    global SESSION
+    config = json.loads(config_json)
+    SESSION = Session(config["algo"], config.get("params") or {}, int(config["n"]), config.get("seed") or None)
+    SESSION.ensure_matrix()
+    return json.dumps(exact_status())
+
+
+def exact_status() -> dict:
+    """Whether the exact matrix exists, why not, and what it cost."""
+    return {
+        "available": SESSION.matrix is not None,
+        "reason": SESSION.matrix_reason,
+        "seconds": SESSION.matrix_seconds,
+    }
+
+
+def run_for(milliseconds: int, view: str) -> str:
+    """Tally for about ``milliseconds`` and return a snapshot drawn for ``view``."""
+    SESSION.run_for(max(0, min(int(milliseconds), 1000)) / 1000)
+    return snapshot(view)
+
+
+def snapshot(view: str) -> str:
+    """Return counts, rate, statistics and the heat-map pixels for ``view``, as JSON."""
+    data = SESSION.tally.snapshot()
+    counts, trials = data["counts"], data["trials"]
+    matrix = SESSION.matrix
+    if view == "exact" and matrix is not None:
+        scores = heatmap.exact_scores(matrix)
+    elif view == "difference" and matrix is not None:
+        scores = heatmap.difference_scores(counts, trials, matrix)
+    else:
+        scores = heatmap.observed_scores(counts, trials)
+    data["pixels"] = base64.b64encode(heatmap.rgba(scores)).decode("ascii")
+    data["legend"] = heatmap.legend(view)
+    data["rate"] = trials / SESSION.busy_seconds if SESSION.busy_seconds else 0.0
+    data["stats"] = stats.summarize(counts, data["fixed_points"], matrix)
+    data["exact"] = exact_status()
+    if matrix is not None:
+        data["matrix"] = matrix
+    return json.dumps(data)
+
+
+def riffle(n: int, max_k: int) -> str:
+    """Return the exact total variation distances after 1..max_k GSR riffles of n cards."""
+    started = time.perf_counter()
+    distances = [float(d) for d in exact.riffle_tv(int(n), int(max_k))]
+    return json.dumps({"n": n, "tv": distances, "seconds": time.perf_counter() - started})
+
+
+__export__ = ["configure", "run_for", "snapshot", "riffle"]
