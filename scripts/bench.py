@@ -6,8 +6,9 @@ Sections (each a function, so more can be added):
             with StreamRng; 1,000,000 cards with both sources
   tally     issue 4: tally throughput (shuffle + count) for every registry algorithm
   counting  how to count a batch of decks kept as bytes: which technique is fastest
-  browser   HOOK, not filled in yet: Pyodide and plain JavaScript in Chromium (see
-            ``browser_section``); ``--cpython-only`` skips it
+  browser   issue 4 in Chromium: the same tally_rate in Pyodide, the page's live tally,
+            plain JavaScript Fisher-Yates + tally, the exact swap-any matrix;
+            ``--cpython-only`` skips it
 
 This machine is noisy: every figure is the median of ``--repeats`` measurements, and the
 cases of a section take turns (round robin) so a busy moment hits them all alike.
@@ -277,19 +278,145 @@ def counting_section(repeats: int, quick: bool) -> dict:
     return {name: s * 1e6 for name, s in per_deck.items()}
 
 
-# --- section: browser (HOOK) --------------------------------------------------------------
+# --- section: browser -----------------------------------------------------------------------
+
+BROWSER_CASES = [("fisher-yates", DECK), ("swap-any", DECK), ("random-comparator", DECK), ("riffle-gsr", DECK)]
+BROWSER_TARGET_PER_SECOND = 60_000
+EXACT_TARGET_SECONDS = 0.25
+CHROMIUM_FLAGS = ["--headless=new", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+# Plain JavaScript, the figure Python is compared with: Fisher-Yates as it is usually
+# written (Math.floor(Math.random() * (i + 1))), plus the n x n count.
+JS_FISHER_YATES_TALLY = """
+([n, seconds]) => {
+  const counts = new Uint32Array(n * n);
+  const deck = new Uint8Array(n);
+  let done = 0;
+  const started = performance.now();
+  while (performance.now() - started < seconds * 1000) {
+    for (let round = 0; round < 1000; round++) {
+      for (let k = 0; k < n; k++) deck[k] = k;
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        const t = deck[i]; deck[i] = deck[j]; deck[j] = t;
+      }
+      for (let p = 0; p < n; p++) counts[deck[p] * n + p]++;
+    }
+    done += 1000;
+  }
+  return done / ((performance.now() - started) / 1000);
+}
+"""
+
+
+def pyodide_measurement(cases: list[tuple[str, int]], budget: float, repeats: int) -> str:
+    """Return Python source that runs ``tally_rate`` (this file's, verbatim) in Pyodide."""
+    import inspect
+
+    return "\n".join([
+        "import json, time, statistics",
+        "from shufflelab import tally, exact",
+        inspect.getsource(tally_rate),
+        f"cases = {cases!r}",
+        "tallies = {(a, n): tally.Tally(a, n, seed=f'bench-{a}-{n}') for a, n in cases}",
+        "for t in tallies.values(): t.run(1)",
+        "rates = {key: [] for key in tallies}",
+        f"for _ in range({repeats}):",
+        "    for key, t in tallies.items():",
+        f"        rates[key].append(tally_rate(t, {budget}))",
+        "started = time.perf_counter()",
+        "exact.position_matrix('swap-any', 52, {})",
+        "exact_seconds = time.perf_counter() - started",
+        "result = json.dumps({'rates': [[a, n, statistics.median(r)] for (a, n), r in rates.items()],",
+        "                     'exact_seconds': exact_seconds})",
+    ])
 
 
 def browser_section(repeats: int, quick: bool) -> list[dict]:
-    """HOOK for the browser benchmark (Pyodide and plain JavaScript in Chromium): returns rows.
+    """Measure in Chromium: the same tally_rate in Pyodide, the page's live tally, and plain JS.
 
-    To be filled in: serve the site (scripts/serve.py), open it in Chromium with Playwright,
-    and in the page's worker run the same tally measurement as ``tally_rate`` with Pyodide,
-    and a plain-JavaScript Fisher-Yates + tally. Return one row per figure:
-    ``{"where": "pyodide" | "javascript", "algo": id, "n": n, "per_second": float}``;
-    ``main`` prints them beside the CPython figures (``print_tally_table``).
+    Serves the site on a free local port, opens it in Chromium ($SHUFFLELAB_CHROMIUM or
+    /usr/bin/chromium) and prints the figures beside CPython's; returns rows for the table.
     """
-    return []
+    import os
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from serve import SiteHandler, make_server
+
+    SiteHandler.log_message = lambda self, *args: None  # the figures, not the request log
+    server = make_server("127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    chromium = os.environ.get("SHUFFLELAB_CHROMIUM") or "/usr/bin/chromium"
+    flags = CHROMIUM_FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
+    budget, live_seconds = (0.15, 3.0) if quick else (0.4, 6.0)
+    rows: list[dict] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=flags)
+            page = browser.new_page()
+            page.goto(url)
+            page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=120_000)
+            measured = json.loads(run_in_page_python(page, pyodide_measurement(BROWSER_CASES, budget, repeats)))
+            rows += [{"where": "pyodide", "algo": a, "n": n, "per_second": r} for a, n, r in measured["rates"]]
+            js = [page.evaluate(JS_FISHER_YATES_TALLY, [DECK, budget * 2]) for _ in range(repeats)]
+            rows.append({"where": "javascript", "algo": "fisher-yates", "n": DECK, "per_second": statistics.median(js)})
+            live = live_tally_rates(browser, url, live_seconds)
+            browser.close()
+    finally:
+        server.shutdown()
+    print_browser_summary(rows, measured["exact_seconds"], live)
+    return rows
+
+
+def run_in_page_python(page, code: str, timeout_ms: int = 300_000) -> str:
+    """Run ``code`` as a new <script type="py"> in the page; return its variable ``result``."""
+    page.evaluate(
+        """code => {
+            const script = document.createElement("script");
+            script.type = "py";
+            script.textContent = code + "\\nfrom pyscript import document as _d\\n_d.body.dataset.benchResult = result\\n";
+            document.body.append(script);
+        }""",
+        code,
+    )
+    page.wait_for_selector("body[data-bench-result]", state="attached", timeout=timeout_ms)
+    return page.evaluate("document.body.dataset.benchResult")
+
+
+def live_tally_rates(browser, url: str, seconds: float) -> dict:
+    """Run the page's own bias lab (worker, redraws and all) and read its rates, as a user sees them."""
+    page = browser.new_page()
+    page.goto(url + "?view=lab&algo=fisher-yates")
+    page.wait_for_selector("#lab-start:enabled", timeout=120_000)
+    page.click("#lab-start")
+    page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0", timeout=60_000)
+    first = (time.perf_counter(), int(page.text_content("#trials")))
+    time.sleep(seconds)  # a benchmark's measuring window, not a test's wait
+    last = (time.perf_counter(), int(page.text_content("#trials")))
+    page.click("#lab-pause")
+    worker_rate = page.text_content("#rate")
+    page.close()
+    return {"wall_per_second": (last[1] - first[1]) / (last[0] - first[0]), "worker_rate_shown": worker_rate}
+
+
+def print_browser_summary(rows: list[dict], exact_seconds: float, live: dict) -> None:
+    """Print the issue 4 browser figures against their targets."""
+    pyodide = next(r["per_second"] for r in rows if r["where"] == "pyodide" and r["algo"] == "fisher-yates")
+    javascript = next(r["per_second"] for r in rows if r["where"] == "javascript")
+    print("\nIssue 4 - in Chromium (Pyodide in the page, plain JS in the same page)")
+    verdict = "meets" if pyodide >= BROWSER_TARGET_PER_SECOND else "MISSES"
+    print(f"fisher-yates n={DECK} tally in Pyodide: {pyodide:,.0f}/s {verdict} the target of "
+          f"{BROWSER_TARGET_PER_SECOND:,}/s; plain JS {javascript:,.0f}/s, JS / Pyodide {javascript / pyodide:.1f}x")
+    print(f"the page's live tally (worker + 5 redraws/s): {live['wall_per_second']:,.0f}/s on the wall clock, "
+          f"{live['worker_rate_shown']}/s shown by the page (time the worker spent shuffling)")
+    verdict = "meets" if exact_seconds <= EXACT_TARGET_SECONDS else "MISSES"
+    print(f"exact 52x52 matrix of swap-any in Pyodide: {exact_seconds * 1000:.0f} ms {verdict} the target of "
+          f"{EXACT_TARGET_SECONDS * 1000:.0f} ms")
 
 
 # --- main -----------------------------------------------------------------------------------
@@ -318,9 +445,6 @@ def main(argv: list[str] | None = None) -> int:
         figures["browser"] = browser_rows
         if browser_rows:
             print_tally_table(figures["tally"], repeats, browser_rows)
-        else:
-            print("\nBrowser (Pyodide, plain JS in Chromium): not measured yet - browser_section() "
-                  "in scripts/bench.py is a hook to fill in; --cpython-only skips it.")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         print(f"\nfigures written to {args.json}")
