@@ -13,13 +13,16 @@ How the kernels are proved to be the registry's algorithms:
 import itertools
 import random
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 from scipy.stats import chi2
 
-from shufflelab import algorithms, tally
+from shufflelab import algorithms, exact, tally
 from shufflelab.rng import FastRng
 from shufflelab.tally import (
+    DECK_MAKERS,
+    riffle_deck_from_labels,
     KERNELS,
     FastLaneSource,
     SpareBits,
@@ -449,3 +452,40 @@ def test_unknown_algorithms_and_parameters_are_refused():
 def test_bad_batch_sizes_are_refused(size):
     with pytest.raises(ValueError, match="batch_size"):
         Tally("fisher-yates", 5).run(size)
+
+
+# --- 6. deck makers: faster decks, the registry's distribution ----------------------------
+
+
+@pytest.mark.parametrize("n, passes", [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (5, 1)])
+def test_riffle_labels_give_exactly_the_gsr_distribution(n, passes):
+    # every labelling of n cards with passes-bit labels is equally likely: enumerate them all
+    labellings = list(itertools.product(range(2**passes), repeat=n))
+    seen = Counter(tuple(riffle_deck_from_labels(labels)) for labels in labellings)
+    made = {deck: Fraction(count, len(labellings)) for deck, count in seen.items()}
+    assert made == exact.outcome_distribution("riffle-gsr", n, {"passes": passes})
+
+
+@pytest.mark.parametrize("algorithm_id, params", [
+    ("riffle-gsr", {"passes": 2}),     # labels from bytes
+    ("riffle-gsr", {"passes": 9}),     # labels from one word
+    ("riffle-gsr", {"passes": 33}),    # labels from two words
+    ("random-comparator", {}),
+])
+def test_deck_makers_match_the_exact_order_distribution(algorithm_id, params):
+    n, trials = 4, 24_000
+    decks = DECK_MAKERS[algorithm_id](n, params, FastRng(f"maker-{algorithm_id}"), trials)
+    seen = Counter(decks[start : start + n] for start in range(0, len(decks), n))
+    exact_dist = exact.outcome_distribution(algorithm_id, n, params)
+    assert set(seen) <= {bytes(order) for order in exact_dist}, "a deck the algorithm cannot make"
+    observed = [seen[bytes(order)] for order in exact_dist]
+    expected = [trials * float(p) for p in exact_dist.values()]
+    statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected))
+    assert chi2.sf(statistic, len(expected) - 1) > 1e-4, statistic
+
+
+def test_the_tally_uses_the_deck_makers():
+    t = Tally("riffle-gsr", 6, {"passes": 3}, seed=8)
+    t.run(500)
+    made = DECK_MAKERS["riffle-gsr"](6, {"passes": 3}, FastRng(8), 500)
+    assert (t.counts, t.fixed_points) == naive_counts([list(made[s : s + 6]) for s in range(0, len(made), 6)], 6)
