@@ -9,10 +9,11 @@ import base64
 import json
 import time
 
-from shufflelab import exact, heatmap, stats
+from shufflelab import exact, heatmap, stats, tally
 from shufflelab.tally import Tally
 
 FIRST_BATCH = 64
+MEASURED_RIFFLE_TRIALS = 10_000  # per k, for decks of at most 5 cards
 TARGET_BATCH_SECONDS = 0.02  # small batches keep run_for close to its time budget
 
 
@@ -104,10 +105,15 @@ def snapshot(view: str) -> str:
 
 
 def riffle(n: int, max_k: int) -> str:
-    """Return the exact total variation distances after 1..max_k GSR riffles of n cards."""
+    """Return the exact total variation distances after 1..max_k GSR riffles, and measured ones for small n."""
     started = time.perf_counter()
-    distances = [float(d) for d in exact.riffle_tv(int(n), int(max_k))]
-    return json.dumps({"n": n, "tv": distances, "seconds": time.perf_counter() - started})
+    n, max_k = int(n), int(max_k)
+    data = {"n": n, "tv": [float(d) for d in exact.riffle_tv(n, max_k)]}
+    if n <= tally.MAX_MEASURED_RIFFLE_CARDS:
+        data["measured"] = tally.measured_riffle_tv(n, max_k, MEASURED_RIFFLE_TRIALS)
+        data["measured_trials"] = MEASURED_RIFFLE_TRIALS
+    data["seconds"] = time.perf_counter() - started
+    return json.dumps(data)
 
 
 __export__ = ["configure", "run_for", "snapshot", "riffle"]

@@ -11,6 +11,7 @@ How the kernels are proved to be the registry's algorithms:
 """
 
 import itertools
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -489,3 +490,17 @@ def test_the_tally_uses_the_deck_makers():
     t.run(500)
     made = DECK_MAKERS["riffle-gsr"](6, {"passes": 3}, FastRng(8), 500)
     assert (t.counts, t.fixed_points) == naive_counts([list(made[s : s + 6]) for s in range(0, len(made), 6)], 6)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_measured_riffle_distances_follow_the_exact_ones(n):
+    trials = 20_000
+    measured = tally.measured_riffle_tv(n, 8, trials, seed=f"tv-{n}")
+    exact_tv = [float(d) for d in exact.riffle_tv(n, 8)]
+    noise = 0.4 * (math.factorial(n) / trials) ** 0.5 + 0.01
+    assert all(abs(m - e) <= noise for m, e in zip(measured, exact_tv)), list(zip(measured, exact_tv))
+
+
+def test_measured_riffle_distances_refuse_big_decks():
+    with pytest.raises(ValueError, match="1 to 5 cards"):
+        tally.measured_riffle_tv(6, 3, 100)
