@@ -11,7 +11,7 @@ import sys
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from . import algorithms, exact
+from . import algorithms, exact, tally
 from .cards import DECK_KINDS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError
 from .rng import new_seed
@@ -229,19 +229,33 @@ def add_riffle_tv_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-k", type=int, default=12, metavar="K",
                         help=f"riffles, 1-{exact.MAX_RIFFLE_TV_K} (default 12)")
     parser.add_argument("--json", action="store_true", help="print JSON (exact distances as 'p/q' strings)")
+    parser.add_argument("--trials", type=int, default=MEASURED_TRIALS, metavar="T",
+                        help=f"sampled decks per k for the measured distance, decks of up to "
+                             f"{tally.MAX_MEASURED_RIFFLE_CARDS} cards only; 0 for none (default {MEASURED_TRIALS:,})")
+
+
+MEASURED_TRIALS = 20_000
+MAX_TRIALS = 10_000_000
 
 
 def run_riffle_tv(args: argparse.Namespace) -> int:
     """Print the exact distance to uniform after 1..K Gilbert-Shannon-Reeds riffles."""
     report = exact.riffle_tv_report(args.cards, args.max_k)
+    if not 0 <= args.trials <= MAX_TRIALS:
+        raise UsageError(f"--trials must be 0 to {MAX_TRIALS:,}, not {args.trials}")
+    measured = args.trials and args.cards <= tally.MAX_MEASURED_RIFFLE_CARDS
+    if measured:
+        for row, value in zip(report["distances"], tally.measured_riffle_tv(args.cards, args.max_k, args.trials)):
+            row["measured"] = value
+        report["measured_trials"] = args.trials
     if args.json:
         print(json.dumps(report))
         return 0
     print(f"{report['cards']} cards, Gilbert-Shannon-Reeds riffles: exact total variation distance "
           f"to uniform (Bayer & Diaconis 1992)")
-    print(" k  distance")
+    print(" k  distance" + (f"  measured ({args.trials:,} decks each)" if measured else ""))
     for row in report["distances"]:
-        print(f"{row['k']:>2}  {row['value']:.6f}")
+        print(f"{row['k']:>2}  {row['value']:.6f}" + (f"  {row['measured']:.6f}" if measured else ""))
     return 0
 
 

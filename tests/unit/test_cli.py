@@ -108,3 +108,17 @@ def test_python_dash_m_runs_from_a_shell_without_a_traceback():
     bad = subprocess.run([sys.executable, "-m", "shufflelab", "deal", "--players", "-3"],
                          capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_riffle_tv_measures_small_decks_beside_the_exact_distance(capsys):
+    status, out, _ = run(capsys, "riffle-tv", "--cards", "4", "--max-k", "6", "--trials", "20000", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["measured_trials"] == 20000
+    assert all(abs(row["measured"] - row["value"]) < 0.05 for row in data["distances"])
+    _, out, _ = run(capsys, "riffle-tv", "--cards", "52", "--max-k", "3", "--json")
+    assert "measured_trials" not in json.loads(out)  # 52! orders cannot be sampled
+
+
+def test_riffle_tv_refuses_bad_trials(capsys):
+    status, out, err = run(capsys, "riffle-tv", "--cards", "4", "--trials", "-5")
+    assert status == 2 and out == "" and err.count("\n") == 1 and "--trials" in err
