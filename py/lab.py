@@ -103,6 +103,20 @@ class Lab:
         await self.redraw()
         set_text("lab-status", "Running…" if self.running else "Ready: press Start.")
 
+    async def compute_exact(self) -> None:
+        """Compute a slow exact matrix because the user asked for it."""
+        if self.worker is None:
+            return
+        generation = self.generation
+        element("compute-exact").disabled = True
+        set_text("lab-status", "Computing the exact matrix…")
+        status = json.loads(await self.worker.compute_exact())
+        element("compute-exact").disabled = False
+        if generation == self.generation:
+            self.show_exact_status(status)
+            await self.redraw()
+            set_text("lab-status", "Running…" if self.running else "Ready: press Start.")
+
     async def redraw(self) -> None:
         """Draw the current snapshot without running more shuffles."""
         if self.worker is None:
@@ -148,9 +162,13 @@ class Lab:
         draw_fixed_points(data["stats"].get("fixed_points"))
 
     def show_exact_status(self, status: dict) -> None:
-        """Say whether the exact views exist, and what the exact matrix cost."""
+        """Say whether the exact views exist, and what the exact matrix cost or would cost."""
+        element("compute-exact").hidden = not status["pending_seconds"]
         if status["available"]:
             set_text("exact-note", f"Exact matrix computed in {status['seconds'] * 1000:.0f} ms.")
+        elif status["pending_seconds"]:
+            set_text("exact-note", f"The exact matrix takes about {status['pending_seconds']:.0f} s here, "
+                                   "and the tally waits meanwhile:")
         else:
             set_text("exact-note", f"No exact matrix for this algorithm: {status['reason']}")
         for view in ("exact", "difference"):
@@ -363,6 +381,7 @@ def mount(page) -> Lab:
     on("lab-start", "click", lambda event: lab.start())
     on("lab-pause", "click", lambda event: lab.pause())
     on("lab-reset", "click", lambda event: asyncio.ensure_future(lab.reset()))
+    on("compute-exact", "click", lambda event: asyncio.ensure_future(lab.compute_exact()))
     on("lab-n", "change", lambda event: change_n(page, event.target.value))
     on("tally-seed", "change", lambda event: page.update(tally_seed=clean_tally_seed(event.target.value)))
     for radio in document.querySelectorAll('input[name="heat"]'):

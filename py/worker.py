@@ -44,10 +44,18 @@ class Session:
             if time.perf_counter() + spent > deadline:
                 return
 
+    def slow_matrix_seconds(self) -> float:
+        """Return the browser seconds a first exact matrix would take, if that is too long to just do."""
+        if (self.algo, self.n) in COMPUTED:
+            return 0.0
+        seconds = exact.matrix_seconds_estimate(self.algo, self.n) * PYODIDE_SLOWDOWN
+        return seconds if seconds > ASK_FIRST_SECONDS else 0.0
+
     def ensure_matrix(self) -> None:
         """Compute the exact card × position matrix once, or note why there is none."""
         if self.matrix is not None or self.matrix_reason:
             return
+        COMPUTED.add((self.algo, self.n))  # exact caches per-pass work by n
         started = time.perf_counter()
         try:
             self.matrix = [[float(p) for p in row] for row in exact.position_matrix(self.algo, self.n, self.params)]
@@ -57,6 +65,9 @@ class Session:
 
 
 SESSION = None
+COMPUTED: set = set()  # (algo, n) whose slow exact matrices exact.py has cached
+PYODIDE_SLOWDOWN = 4.0  # this matrix in Pyodide vs CPython, measured here (66 s vs 15 s at 52 cards)
+ASK_FIRST_SECONDS = 2.0  # a longer exact matrix waits for the user to ask: the worker can't tally meanwhile
 
 
 def configure(config_json: str) -> str:
@@ -64,16 +75,25 @@ def configure(config_json: str) -> str:
     global SESSION
     config = json.loads(config_json)
     SESSION = Session(config["algo"], config.get("params") or {}, int(config["n"]), config.get("seed") or None)
+    if not SESSION.slow_matrix_seconds():
+        SESSION.ensure_matrix()
+    return json.dumps(exact_status())
+
+
+def compute_exact() -> str:
+    """Compute the exact matrix now, however long it takes; return its status."""
     SESSION.ensure_matrix()
     return json.dumps(exact_status())
 
 
 def exact_status() -> dict:
     """Whether the exact matrix exists, why not, and what it cost."""
+    pending = SESSION.matrix is None and not SESSION.matrix_reason
     return {
         "available": SESSION.matrix is not None,
         "reason": SESSION.matrix_reason,
         "seconds": SESSION.matrix_seconds,
+        "pending_seconds": SESSION.slow_matrix_seconds() if pending else 0.0,
     }
 
 
@@ -116,4 +136,4 @@ def riffle(n: int, max_k: int) -> str:
     return json.dumps(data)
 
 
-__export__ = ["configure", "run_for", "snapshot", "riffle"]
+__export__ = ["configure", "compute_exact", "run_for", "snapshot", "riffle"]

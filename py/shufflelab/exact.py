@@ -693,6 +693,14 @@ def _splice_start(r: int, length: int) -> int:
 
 
 MAX_PHYSICAL_MATRIX_CARDS = 52  # the pass matrix costs O(n⁴): about 10 s at 52 cards in CPython
+PHYSICAL_SECONDS_AT_52 = 15.0  # measured in CPython 3.11 here (the cache makes a second call free)
+
+
+def matrix_seconds_estimate(algorithm_id: str, n: int) -> float:
+    """Return roughly how many CPython seconds a first ``position_matrix`` call takes; 0 where well under one."""
+    if algorithm_id == "riffle-physical" and n <= MAX_PHYSICAL_MATRIX_CARDS:
+        return PHYSICAL_SECONDS_AT_52 * (n / 52) ** 4
+    return 0.0
 
 
 def riffle_physical_pass_matrix(n: int, one=1.0) -> Matrix:

@@ -415,3 +415,9 @@ def test_cli_riffle_tv_text(capsys):
     status, out, _ = run(capsys, "riffle-tv", "--max-k", "7")
     assert status == 0
     assert out.splitlines()[-1] == " 7  0.334061"
+
+
+def test_only_the_hand_riffle_matrix_is_estimated_slow():
+    assert exact.matrix_seconds_estimate("riffle-physical", 52) == exact.PHYSICAL_SECONDS_AT_52
+    assert exact.matrix_seconds_estimate("riffle-physical", 13) < 0.1
+    assert all(exact.matrix_seconds_estimate(a.id, 128) == 0 for a in algorithms.ALGORITHMS if a.id != "riffle-physical")
