@@ -33,6 +33,18 @@ def set_text(element_id: str, text: str) -> None:
     element(element_id).textContent = text
 
 
+def spawn(coroutine) -> asyncio.Future:
+    """Run a coroutine in the background; a failure becomes one line in the lab status, not a traceback."""
+    async def guarded():
+        try:
+            return await coroutine
+        except Exception as error:  # the worker's errors arrive as JsException with its traceback
+            lines = [line for line in str(error).splitlines() if line.strip()]
+            set_text("lab-status", f"Something went wrong: {(lines[-1] if lines else type(error).__name__)[:200]}")
+
+    return asyncio.ensure_future(guarded())
+
+
 def card_name(card_id: int, n: int) -> str:
     """Name a lab card: a playing card when n is 52, else its number."""
     return f"card {card_id} ({standard_deck().card(card_id).label})" if n == 52 else f"card {card_id}"
@@ -63,15 +75,15 @@ class Lab:
                   "seed": state.tally_seed or None}
         if config != self.config:
             self.config = config
-            asyncio.ensure_future(self.reset())
+            spawn(self.reset())
         elif old is not None and old.heat != state.heat and not self.running:
-            asyncio.ensure_future(self.redraw())
+            spawn(self.redraw())
         if state.view == "lab" and self.connecting is None:
             # the worker is a second Pyodide: started on the first visit to the lab, so a
             # deal-only visit loads one interpreter, not two on a two-core machine
-            self.connecting = asyncio.ensure_future(self.connect())
+            self.connecting = spawn(self.connect())
         if state.view == "lab" and self.worker is not None and self.riffle_n != state.lab_n:
-            asyncio.ensure_future(self.draw_riffle(state.lab_n))
+            spawn(self.draw_riffle(state.lab_n))
 
     # --- worker calls ---------------------------------------------------------------------
 
@@ -97,11 +109,8 @@ class Lab:
         generation = self.generation
         set_text("lab-status", "Computing the exact matrix…")
         status = json.loads(await self.worker.configure(json.dumps(self.config)))
-        if generation != self.generation:
-            return
-        self.show_exact_status(status)
-        await self.redraw()
-        set_text("lab-status", "Running…" if self.running else "Ready: press Start.")
+        if generation == self.generation:
+            await self.show_configured(status)
 
     async def compute_exact(self) -> None:
         """Compute a slow exact matrix because the user asked for it."""
@@ -113,9 +122,13 @@ class Lab:
         status = json.loads(await self.worker.compute_exact())
         element("compute-exact").disabled = False
         if generation == self.generation:
-            self.show_exact_status(status)
-            await self.redraw()
-            set_text("lab-status", "Running…" if self.running else "Ready: press Start.")
+            await self.show_configured(status)
+
+    async def show_configured(self, status: dict) -> None:
+        """Show the exact-matrix status and the current snapshot, then say the lab is ready."""
+        self.show_exact_status(status)
+        await self.redraw()
+        set_text("lab-status", "Running…" if self.running else "Ready: press Start.")
 
     async def redraw(self) -> None:
         """Draw the current snapshot without running more shuffles."""
@@ -128,13 +141,14 @@ class Lab:
 
     async def run_loop(self) -> None:
         """While running, ask the worker for a chunk of shuffles and draw each answer."""
-        while self.running:
-            generation = self.generation
-            data = json.loads(await self.worker.run_for(CHUNK_MS, self.state.heat))
-            if generation == self.generation and self.running:
-                self.draw(data)
-            elif generation == self.generation:
-                self.draw(data)  # the chunk that was under way when Pause came
+        try:
+            while self.running:
+                generation = self.generation
+                data = json.loads(await self.worker.run_for(CHUNK_MS, self.state.heat))
+                if generation == self.generation:
+                    self.draw(data)  # also the chunk that was under way when Pause came
+        finally:
+            self.running = False  # after a failure too, so Start works again
         set_text("lab-status", "Paused.")
 
     def start(self) -> None:
@@ -143,7 +157,7 @@ class Lab:
             return
         self.running = True
         set_text("lab-status", "Running…")
-        self.loop_task = asyncio.ensure_future(self.run_loop())
+        self.loop_task = spawn(self.run_loop())
 
     def pause(self) -> None:
         """Stop after the chunk under way."""
@@ -380,8 +394,8 @@ def mount(page) -> Lab:
 
     on("lab-start", "click", lambda event: lab.start())
     on("lab-pause", "click", lambda event: lab.pause())
-    on("lab-reset", "click", lambda event: asyncio.ensure_future(lab.reset()))
-    on("compute-exact", "click", lambda event: asyncio.ensure_future(lab.compute_exact()))
+    on("lab-reset", "click", lambda event: spawn(lab.reset()))
+    on("compute-exact", "click", lambda event: spawn(lab.compute_exact()))
     on("lab-n", "change", lambda event: change_n(page, event.target.value))
     on("tally-seed", "change", lambda event: page.update(tally_seed=clean_tally_seed(event.target.value)))
     for radio in document.querySelectorAll('input[name="heat"]'):
