@@ -218,9 +218,10 @@ def draw_heatmap(data: dict) -> None:
     """Paint the worker's RGBA pixels, one per cell, onto the canvas."""
     n = data["n"]
     canvas = element("heatmap")
-    if canvas.width != n:
+    if canvas.dataset.n != str(n):  # the first draw too: the canvas starts 52 wide with no ticks
         canvas.width = n
         canvas.height = n
+        canvas.dataset.n = str(n)
         draw_ticks(n)
     pixels = to_js(base64.b64decode(data["pixels"]))
     image = window.ImageData.new(window.Uint8ClampedArray.new(pixels.buffer), n, n)
