@@ -61,6 +61,7 @@ class Lab:
         self.running = False
         self.generation = 0  # bumped on every reset: answers for an older tally are dropped
         self.latest = None
+        self.matrix = None  # the exact matrix of the current configuration, when there is one
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
@@ -177,6 +178,7 @@ class Lab:
 
     def show_exact_status(self, status: dict) -> None:
         """Say whether the exact views exist, and what the exact matrix cost or would cost."""
+        self.matrix = status["matrix"]
         element("compute-exact").hidden = not status["pending_seconds"]
         if status["available"]:
             set_text("exact-note", f"Exact matrix computed in {status['seconds'] * 1000:.0f} ms.")
@@ -206,8 +208,8 @@ class Lab:
         observed = count / trials if trials else 0.0
         parts = [f"{card_name(row, n)} at position {column}", f"count {count:,} of {trials:,}",
                  f"observed {observed:.4%}", f"uniform {1 / n:.4%}"]
-        if "matrix" in data:
-            parts.append(f"exact {data['matrix'][row][column]:.4%}")
+        if self.matrix is not None and len(self.matrix) == n:
+            parts.append(f"exact {self.matrix[row][column]:.4%}")
         return " · ".join(parts)
 
 
@@ -218,10 +220,10 @@ def draw_heatmap(data: dict) -> None:
     """Paint the worker's RGBA pixels, one per cell, onto the canvas."""
     n = data["n"]
     canvas = element("heatmap")
-    if canvas.dataset.n != str(n):  # the first draw too: the canvas starts 52 wide with no ticks
+    if canvas.getAttribute("data-n") != str(n):  # the first draw too: the canvas starts 52 wide, unlabelled
         canvas.width = n
         canvas.height = n
-        canvas.dataset.n = str(n)
+        canvas.setAttribute("data-n", str(n))
         draw_ticks(n)
     pixels = to_js(base64.b64decode(data["pixels"]))
     image = window.ImageData.new(window.Uint8ClampedArray.new(pixels.buffer), n, n)
