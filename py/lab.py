@@ -45,6 +45,20 @@ def spawn(coroutine) -> asyncio.Future:
     return asyncio.ensure_future(guarded())
 
 
+def parse_snapshot(text: str) -> dict:
+    """Read a worker snapshot: the browser's JSON parser takes the n × n counts, Python only the small parts.
+
+    The counts are read only for a tooltip, so they stay a JavaScript array: parsing them
+    into Python objects several times a second is what could block the main thread at n = 128.
+    """
+    snapshot = window.JSON.parse(text)
+    data = {key: getattr(snapshot, key) for key in ("n", "trials", "rate", "pixels")}
+    data["legend"] = snapshot.legend.to_py()
+    data["stats"] = snapshot.stats.to_py()
+    data["counts"] = snapshot.counts
+    return data
+
+
 def card_name(card_id: int, n: int) -> str:
     """Name a lab card: a playing card when n is 52, else its number."""
     return f"card {card_id} ({standard_deck().card(card_id).label})" if n == 52 else f"card {card_id}"
@@ -136,7 +150,7 @@ class Lab:
         if self.worker is None:
             return
         generation = self.generation
-        data = json.loads(await self.worker.snapshot(self.state.heat))
+        data = parse_snapshot(await self.worker.snapshot(self.state.heat))
         if generation == self.generation:
             self.draw(data)
 
@@ -145,7 +159,7 @@ class Lab:
         try:
             while self.running:
                 generation = self.generation
-                data = json.loads(await self.worker.run_for(CHUNK_MS, self.state.heat))
+                data = parse_snapshot(await self.worker.run_for(CHUNK_MS, self.state.heat))
                 if generation == self.generation:
                     self.draw(data)  # also the chunk that was under way when Pause came
         finally:
@@ -158,7 +172,10 @@ class Lab:
             return
         self.running = True
         set_text("lab-status", "Running…")
-        self.loop_task = spawn(self.run_loop())
+        # a loop still awaiting the chunk under way at Pause sees running again and goes on:
+        # a second loop would double the work and keep counting after the next Pause
+        if self.loop_task is None or self.loop_task.done():
+            self.loop_task = spawn(self.run_loop())
 
     def pause(self) -> None:
         """Stop after the chunk under way."""
@@ -190,6 +207,8 @@ class Lab:
         for view in ("exact", "difference"):
             radio = document.querySelector(f'input[name="heat"][value="{view}"]')
             radio.disabled = not status["available"]
+        if not status["available"] and self.state is not None and self.state.heat != "observed":
+            self.update_state(heat="observed")  # the only view there is: say so in the form and the link
 
     async def draw_riffle(self, n: int) -> None:
         """Draw the exact riffle distances for n cards."""

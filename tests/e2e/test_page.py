@@ -22,6 +22,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
+from e2e_pages import Opened, open_in, problems
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")  # 256 bits, URL-safe base64 without padding
 WORKER_TIMEOUT_MS = 60_000  # a second Pyodide starting in a Web Worker
@@ -169,31 +171,6 @@ def shuffle_and_deal(page, s: Settings) -> dict:
 # --- pages: one shared load, and fresh contexts for first loads ---------------------------------
 
 
-@dataclass
-class Opened:
-    """A visit plus the dialogs its page opened, and how much of it earlier tests checked."""
-
-    visit: object
-    dialogs: list[str] = field(default_factory=list)
-    checked: dict = field(default_factory=dict)
-
-    @property
-    def page(self):
-        return self.visit.page
-
-
-def open_in(context, url: str, visit, label: str) -> Opened:
-    """Open `url` in a new page of `context`, recording dialogs from the start, until ready."""
-    page = context.new_page()
-    dialogs: list[str] = []
-
-    def on_dialog(dialog) -> None:
-        dialogs.append(f"{dialog.type}: {dialog.message}")
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
-    opened = Opened(visit(page, url, label=label), dialogs)
-    return opened
 
 
 def origin_of(url: str) -> str:
@@ -234,22 +211,6 @@ def fresh(browser, visit, request):
     for context in contexts:
         context.close()
     assert found == [], "\n".join(found)
-
-
-def problems(opened: Opened) -> list[str]:
-    """What went wrong on a page since the last check: offsite/failed requests, errors, dialogs."""
-    visit = opened.visit
-    found = []
-    for name, items in (
-        ("request off the page's origin", visit.offsite_requests()),
-        ("failed request", visit.failed_requests),
-        ("console error", visit.console_errors),
-        ("dialog", opened.dialogs),
-    ):
-        start = opened.checked.get(name, 0)
-        found += [f"{name}: {item}" for item in items[start:]]
-        opened.checked[name] = len(items)
-    return found
 
 
 @pytest.fixture(autouse=True)
