@@ -372,6 +372,15 @@ def test_tooltip_names_the_cell_under_the_pointer(lab):
 # --- 3. the verdict -------------------------------------------------------------------------
 
 
+def wait_for_verdict(page, condition: str, failure: str) -> None:
+    """Wait until the verdict level `v` meets a JavaScript condition; else fail with the lab's state."""
+    try:
+        page.wait_for_function(f"() => {{ const v = document.getElementById('verdict').dataset.verdict; "
+                               f"return {condition}; }}", timeout=VERDICT_TIMEOUT_MS)
+    except Exception as error:
+        raise AssertionError(f"{failure}: {lab_report(page)}") from error
+
+
 @pytest.mark.parametrize("algo, expected", [
     ("swap-any", "biased"),
     ("random-comparator", "biased"),
@@ -381,23 +390,11 @@ def test_verdict_after_enough_shuffles(lab, algo, expected):
     page = lab.page
     choose_algorithm(page, algo)
     start(page)
-    try:
-        page.wait_for_function(
-            "() => !['too-few', 'waiting'].includes(document.getElementById('verdict').dataset.verdict)",
-            timeout=VERDICT_TIMEOUT_MS,
-        )
-    except Exception as error:
-        raise AssertionError(f"{algo}: still no verdict: {lab_report(page)}") from error
+    wait_for_verdict(page, "!['too-few', 'waiting'].includes(v)", f"{algo}: still no verdict")
     first = trials(page)
     if expected == "biased":
         # a verdict can start at "suspicious"; biased must follow as the evidence grows
-        try:
-            page.wait_for_function(
-                "() => document.getElementById('verdict').dataset.verdict === 'biased'",
-                timeout=VERDICT_TIMEOUT_MS,
-            )
-        except Exception as error:
-            raise AssertionError(f"{algo} never called biased: {lab_report(page)}") from error
+        wait_for_verdict(page, "v === 'biased'", f"{algo} never called biased")
     else:
         # let it settle: several more answers and at least 50,000 shuffles
         wait_for_trials_above(page, max(4 * first, 50_000), VERDICT_TIMEOUT_MS)
