@@ -11,7 +11,7 @@ Only this module creates sources:
 
 * ``StreamRng(seed)``: seeded stream v1, the share-link contract (see README);
 * ``SystemRng()``: the operating system's CSPRNG, via ``secrets``;
-* ``FastRng(seed)``: fast bulk source for simulations, still exactly unbiased;
+* ``FastRng(seed)``: fast source for simulations, still exactly unbiased;
 * ``CRand(seed)``: the ANSI C ``rand()`` generator, for the ``c-rand`` port.
 """
 
@@ -21,14 +21,14 @@ import hmac
 import random as _stdlib_random
 import secrets
 import struct
-from itertools import repeat
-from operator import and_, lt, mul, rshift
+from math import prod
 from typing import Iterable, Protocol, Sequence
 
 STREAM_VERSION = 1
 WORD_BITS = 32
 WORD_SPAN = 1 << WORD_BITS
 WORD_MASK = WORD_SPAN - 1
+GROUP_BITS = 120  # bounds per exact draw (measured best of 30-512 bits): 52 cards take three, a million about 167,000
 SEED_BYTES = 32  # 256 bits: every one of the 52! (about 2^225.6) orders is reachable
 _EIGHT_WORDS = struct.Struct(">8I")
 
@@ -119,9 +119,13 @@ class SystemRng:
 
 
 class FastRng:
-    """Fast source for simulations: bulk Mersenne Twister words, Lemire's exact rejection.
+    """Fast source for simulations over a Mersenne Twister, still exactly unbiased.
 
-    Not for share links (use StreamRng); every index it returns is still exactly unbiased.
+    ``below_many`` draws one exact uniform integer below the product of a group of bounds
+    (bits, then rejection, as CPython's ``_randbelow``) and reads the draws off as its
+    mixed-radix digits: a bijection, so every digit is uniform and independent. One draw
+    and a ``divmod`` per bound beat a rejection loop per bound. Not for share links (use
+    StreamRng).
     """
 
     def __init__(self, seed: int | str | None = None) -> None:
@@ -138,28 +142,34 @@ class FastRng:
 
     def below(self, m: int) -> int:
         """Return an unbiased integer in [0, m)."""
-        return self.below_many((m,))[0]
+        check_bound(m)
+        return self.uniform_below(m)
 
     def below_many(self, bounds: Iterable[int]) -> list[int]:
-        """Return one unbiased draw per bound: multiply-shift, rejecting as Lemire (2019)."""
+        """Return one unbiased draw per bound, in order: mixed-radix digits of exact group draws."""
         bounds = list(bounds)
         if not bounds:
             return []
         check_bound(min(bounds))
         check_bound(max(bounds))
-        products = list(map(mul, self.words(len(bounds)), bounds))
-        # Only a product whose low word is below m can need rejecting; that is rare,
-        # so the whole check runs inside C iterators.
-        if any(map(lt, map(and_, products, repeat(WORD_MASK)), bounds)):
-            self._reject_low_products(products, bounds)
-        return list(map(rshift, products, repeat(WORD_BITS)))
+        per_group = max(1, GROUP_BITS // max(bounds).bit_length())
+        digits: list[int] = []
+        append = digits.append
+        for start in range(0, len(bounds), per_group):
+            group = bounds[start : start + per_group]
+            x = self.uniform_below(prod(group))
+            for m in group:
+                x, digit = divmod(x, m)
+                append(digit)
+        return digits
 
-    def _reject_low_products(self, products: list[int], bounds: list[int]) -> None:
-        """Redraw, in place, every product that falls in the biased low zone."""
-        for k, m in enumerate(bounds):
-            threshold = (WORD_SPAN - m) % m
-            while products[k] & WORD_MASK < threshold:
-                products[k] = self._getrandbits(WORD_BITS) * m
+    def uniform_below(self, span: int) -> int:
+        """Return an exactly uniform integer in [0, span): as many bits as span has, values >= span redrawn."""
+        bits = span.bit_length()
+        x = self._getrandbits(bits)
+        while x >= span:  # accepted with probability span / 2^bits > 1/2
+            x = self._getrandbits(bits)
+        return x
 
 
 class CRand:

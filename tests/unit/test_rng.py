@@ -1,6 +1,8 @@
 """The randomness module: stream v1 against an independent JavaScript derivation, and exactness."""
 
+import itertools
 import json
+import math
 import shutil
 import subprocess
 from collections import Counter
@@ -75,34 +77,43 @@ def test_fast_below_many_is_in_range(bounds, seed):
     assert all(0 <= v < m for v, m in zip(values, bounds))
 
 
-class Redrawn(Exception):
-    """Raised when the fast source asks for a fresh word: the first word was rejected."""
-
-
-def lemire_answer(word, m):
-    """Return what FastRng makes of ``word`` for bound ``m``, or Redrawn if it rejects it."""
+def fast_rng_answering(values):
+    """A FastRng whose getrandbits answers these values in turn (recording the widths asked)."""
     rng = FastRng(0)
-    rng.words = lambda count: [word]
+    answers = iter(values)
+    rng.widths = []
 
-    def redraw(bits):
-        raise Redrawn
+    def scripted(bits):
+        rng.widths.append(bits)
+        return next(answers)
 
-    rng._getrandbits = redraw
-    try:
-        return rng.below(m)
-    except Redrawn:
-        return Redrawn
+    rng._getrandbits = scripted
+    return rng
 
 
-@pytest.mark.parametrize("k", [0, 1, 12345, 2**30 - 1])
-def test_fast_source_rejection_makes_every_value_exactly_equally_likely(k):
-    # m = 3 * 2^30 does not divide 2^32: multiply-shift alone would map 4 words onto
-    # 3 values. Exactly the words w = 0 mod 4 must be rejected; the other three of each
-    # group of four must give three different values, so each value has one word.
-    m = 3 << 30
-    answers = [lemire_answer(4 * k + r, m) for r in range(4)]
-    assert answers[0] is Redrawn
-    assert sorted(answers[1:]) == [3 * k, 3 * k + 1, 3 * k + 2]
+@pytest.mark.parametrize("bounds", [[3, 5, 2], [7], [2, 2, 2, 2], [1, 6, 1]])
+def test_fast_source_digits_take_each_combination_exactly_once(bounds):
+    # one draw below the product: its 2^bits possible values are each equally likely; those
+    # at or above the product are redrawn, and the rest must give every digit tuple once
+    span = math.prod(bounds)
+    bits = span.bit_length()
+    seen = Counter()
+    for value in range(2**bits):
+        rng = fast_rng_answering([value, 0])  # 0 (< span) ends a redraw
+        digits = tuple(rng.below_many(bounds))
+        if value >= span:
+            assert rng.widths == [bits, bits] and digits == tuple([0] * len(bounds))
+        else:
+            assert rng.widths == [bits]
+            seen[digits] += 1
+    assert set(seen.values()) == {1}
+    assert sorted(seen) == sorted(itertools.product(*(range(m) for m in bounds)))
+
+
+def test_fast_source_groups_long_lists_of_bounds():
+    rng = fast_rng_answering(itertools.repeat(0))
+    rng.below_many([2**32] * 20)  # 33-bit bounds: 3 to a 120-bit group, so 7 draws
+    assert len(rng.widths) == 7
 
 
 def test_fast_and_stream_sources_are_uniform_for_small_bounds():
