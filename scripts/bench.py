@@ -121,6 +121,43 @@ def shuffle_section(repeats: int, quick: bool) -> dict:
     }
 
 
+# --- section: instructions per shuffle (issue 2, noise-free) ---------------------------------
+
+INSTRUCTION_CALLS = 3000
+INSTRUCTION_CASES = {
+    "nothing (interpreter start-up)": "",
+    "random.Random().shuffle": "g = random.Random(1)\nfor _ in range(CALLS): g.shuffle(deck)",
+    "fisher_yates + FastRng": "r = FastRng(1)\nfor _ in range(CALLS): algorithms.fisher_yates(deck, r)",
+}
+
+
+def instructions_section() -> dict:
+    """Count instructions per 52-card shuffle under callgrind (the same whatever else the machine does)."""
+    import os
+    import re
+    import shutil
+    import subprocess
+
+    if not shutil.which("valgrind"):
+        print("\nInstructions per shuffle: valgrind is not installed (apt-get install valgrind); skipped")
+        return {}
+    prelude = (f"import sys, random\nsys.path.insert(0, {str(Path(__file__).resolve().parent.parent / 'py')!r})\n"
+               f"from shufflelab import algorithms\nfrom shufflelab.rng import FastRng\n"
+               f"deck = list(range({DECK}))\nCALLS = {INSTRUCTION_CALLS}\n")
+    totals = {}
+    for name, body in INSTRUCTION_CASES.items():
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={os.devnull}",
+                              sys.executable, "-c", prelude + body], capture_output=True, text=True)
+        totals[name] = int(re.search(r"Collected : (\d+)", run.stderr).group(1))
+    start_up = totals.pop("nothing (interpreter start-up)")
+    per_shuffle = {name: (total - start_up) / INSTRUCTION_CALLS for name, total in totals.items()}
+    baseline = per_shuffle["random.Random().shuffle"]
+    print_table(f"Issue 2 - instructions per {DECK}-card shuffle under callgrind (repeatable on a busy machine)",
+                ["method", "instructions", "vs random.shuffle"],
+                [[name, f"{count:,.0f}", f"{count / baseline:.2f}x"] for name, count in per_shuffle.items()])
+    return per_shuffle
+
+
 # --- section: tally throughput (issue 4) ---------------------------------------------------
 
 
@@ -438,6 +475,7 @@ def main(argv: list[str] | None = None) -> int:
           f"medians of {repeats} interleaved repeats")
     figures: dict = {"python": platform.python_version(), "repeats": repeats}
     figures["shuffle"] = shuffle_section(repeats, args.quick)
+    figures["instructions"] = instructions_section()
     figures["tally"] = tally_section(repeats, args.quick)
     figures["counting"] = counting_section(repeats, args.quick)
     if not args.cpython_only:

@@ -28,7 +28,7 @@ STREAM_VERSION = 1
 WORD_BITS = 32
 WORD_SPAN = 1 << WORD_BITS
 WORD_MASK = WORD_SPAN - 1
-GROUP_BITS = 120  # bounds per exact draw (measured best of 30-512 bits): 52 cards take three, a million about 167,000
+GROUP_BITS = 120  # bits per exact draw (fewest instructions of 30-512 under callgrind): 52 cards take three draws
 SEED_BYTES = 32  # 256 bits: every one of the 52! (about 2^225.6) orders is reachable
 _EIGHT_WORDS = struct.Struct(">8I")
 
@@ -150,17 +150,19 @@ class FastRng:
         bounds = list(bounds)
         if not bounds:
             return []
-        check_bound(min(bounds))
-        check_bound(max(bounds))
-        per_group = max(1, GROUP_BITS // max(bounds).bit_length())
+        low = min(bounds)
+        if low < 1:
+            check_bound(low)  # raises, naming it
+        # groups are sized by the first bound: only speed depends on that, never exactness
+        per_group = max(1, GROUP_BITS // bounds[0].bit_length())
         digits: list[int] = []
         append = digits.append
         for start in range(0, len(bounds), per_group):
             group = bounds[start : start + per_group]
-            x = self.uniform_below(prod(group))
+            x = self.uniform_below(prod(group))  # uniform below the product: each digit is uniform
             for m in group:
-                x, digit = divmod(x, m)
-                append(digit)
+                append(x % m)
+                x //= m
         return digits
 
     def uniform_below(self, span: int) -> int:
