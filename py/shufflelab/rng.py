@@ -156,10 +156,16 @@ class FastRng:
         # groups are sized by the first bound: only speed depends on that, never exactness
         per_group = max(1, GROUP_BITS // bounds[0].bit_length())
         digits: list[int] = []
-        append = digits.append
+        append, getrandbits = digits.append, self._getrandbits
         for start in range(0, len(bounds), per_group):
             group = bounds[start : start + per_group]
-            x = self.uniform_below(prod(group))  # uniform below the product: each digit is uniform
+            # uniform below the product (as uniform_below, inlined: one call per group counts),
+            # so each digit is uniform
+            span = prod(group)
+            bits = span.bit_length()
+            x = getrandbits(bits)
+            while x >= span:
+                x = getrandbits(bits)
             for m in group:
                 append(x % m)
                 x //= m
