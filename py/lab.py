@@ -10,11 +10,11 @@ import base64
 import json
 import math
 
-from pyodide.ffi import to_js
+from pyodide.ffi import create_proxy, to_js
 from pyscript import create_named_worker, document, window
 
 from shufflelab.cards import standard_deck
-from shufflelab.share import LAB_MAX_N, LAB_MIN_N
+from shufflelab.share import LAB_MAX_N, LAB_MIN_N, MAX_TALLY_SEED_LENGTH, valid_tally_seed
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 RIFFLE_MAX_K = 12
@@ -33,14 +33,19 @@ def set_text(element_id: str, text: str) -> None:
     element(element_id).textContent = text
 
 
+def failure_line(error: Exception) -> str:
+    """Return one line about a failure: the last line of its text (a worker's error carries its traceback)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return (lines[-1] if lines else type(error).__name__)[:200]
+
+
 def spawn(coroutine) -> asyncio.Future:
     """Run a coroutine in the background; a failure becomes one line in the lab status, not a traceback."""
     async def guarded():
         try:
             return await coroutine
-        except Exception as error:  # the worker's errors arrive as JsException with its traceback
-            lines = [line for line in str(error).splitlines() if line.strip()]
-            set_text("lab-status", f"Something went wrong: {(lines[-1] if lines else type(error).__name__)[:200]}")
+        except Exception as error:
+            set_text("lab-status", f"Something went wrong: {failure_line(error)}")
 
     return asyncio.ensure_future(guarded())
 
@@ -108,7 +113,7 @@ class Lab:
         try:
             self.worker = await create_named_worker(src=WORKER_SRC, name="lab", config=CONFIG)
         except Exception as error:  # one line in the lab, never a traceback
-            set_text("lab-status", f"The bias lab's worker could not start: {' '.join(str(error).split())[:200]}")
+            set_text("lab-status", f"The bias lab's worker could not start: {failure_line(error)}")
             return
         for name in ("lab-start", "lab-pause", "lab-reset"):
             element(name).disabled = False
@@ -405,13 +410,11 @@ def mount(page) -> Lab:
         element(element_id).addEventListener(event, create_handler(handler))
 
     def create_handler(handler):
-        from pyodide.ffi import create_proxy
-
         def guarded(event):
             try:
                 handler(event)
             except Exception as error:  # one line in the lab status, never a traceback
-                set_text("lab-status", f"Something went wrong: {' '.join(str(error).split())[:200]}")
+                set_text("lab-status", f"Something went wrong: {failure_line(error)}")
 
         return create_proxy(guarded)
 
@@ -420,7 +423,7 @@ def mount(page) -> Lab:
     on("lab-reset", "click", lambda event: spawn(lab.reset()))
     on("compute-exact", "click", lambda event: spawn(lab.compute_exact()))
     on("lab-n", "change", lambda event: change_n(page, event.target.value))
-    on("tally-seed", "change", lambda event: page.update(tally_seed=clean_tally_seed(event.target.value)))
+    on("tally-seed", "change", lambda event: change_tally_seed(page, event.target.value))
     for radio in document.querySelectorAll('input[name="heat"]'):
         radio.addEventListener("change", create_handler(lambda event: page.update(heat=event.target.value)))
     element("heatmap").addEventListener("mousemove", create_handler(lambda event: show_tooltip(lab, event)))
@@ -438,10 +441,15 @@ def change_n(page, text: str) -> None:
     page.update(lab_n=value)
 
 
-def clean_tally_seed(text: str) -> str:
-    """Return a usable tally seed: printable, at most 64 characters."""
+def change_tally_seed(page, text: str) -> None:
+    """Use the typed tally seed if it is printable text of at most 64 characters; otherwise say so."""
     text = text.strip()
-    return text[:64] if text.isprintable() else ""
+    if not valid_tally_seed(text):
+        set_text("lab-status", f"A tally seed is printable text of at most {MAX_TALLY_SEED_LENGTH} characters; "
+                               f"kept {page.state.tally_seed or 'none'}.")
+        element("tally-seed").value = page.state.tally_seed
+        return
+    page.update(tally_seed=text)
 
 
 def show_tooltip(lab: Lab, event) -> None:

@@ -124,8 +124,8 @@ class FastRng:
     ``below_many`` draws one exact uniform integer below the product of a group of bounds
     (bits, then rejection, as CPython's ``_randbelow``) and reads the draws off as its
     mixed-radix digits: a bijection, so every digit is uniform and independent. One draw
-    and a ``divmod`` per bound beat a rejection loop per bound. Not for share links (use
-    StreamRng).
+    per group and a ``%`` and ``//`` per bound beat a rejection loop per bound. Not for
+    share links (use StreamRng).
     """
 
     def __init__(self, seed: int | str | None = None) -> None:

@@ -122,6 +122,11 @@ def play(state: State) -> Outcome:
     return Outcome(order, deal(order, state.players, state.cards_each, state.style, rng))
 
 
+def valid_tally_seed(text: str) -> bool:
+    """True for a usable tally seed: printable text of at most MAX_TALLY_SEED_LENGTH characters."""
+    return len(text) <= MAX_TALLY_SEED_LENGTH and text.isprintable()
+
+
 def with_changes(state: State, **changes) -> State:
     """Return a copy of ``state`` with fields replaced (parameters kept only if they still apply)."""
     new = replace(state, **changes)
@@ -211,7 +216,7 @@ class _QueryReader:
         text = self.raw("tseed")
         if text is None:
             return ""
-        if len(text) > MAX_TALLY_SEED_LENGTH or not text.isprintable():
+        if not valid_tally_seed(text):
             self.reject("tseed", f"must be up to {MAX_TALLY_SEED_LENGTH} printable characters", "no seed")
             return ""
         return text
