@@ -222,6 +222,10 @@ def run_exact(args: argparse.Namespace) -> int:
     return 0
 
 
+MEASURED_TRIALS = 20_000  # sampled decks per k for riffle-tv's measured column
+MAX_TRIALS = 10_000_000
+
+
 def add_riffle_tv_options(parser: argparse.ArgumentParser) -> None:
     """Options of ``riffle-tv``: deck size, how many riffles, output format."""
     parser.add_argument("--cards", type=int, default=52, metavar="N",
@@ -232,10 +236,6 @@ def add_riffle_tv_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trials", type=int, default=MEASURED_TRIALS, metavar="T",
                         help=f"sampled decks per k for the measured distance, decks of up to "
                              f"{tally.MAX_MEASURED_RIFFLE_CARDS} cards only; 0 for none (default {MEASURED_TRIALS:,})")
-
-
-MEASURED_TRIALS = 20_000
-MAX_TRIALS = 10_000_000
 
 
 def run_riffle_tv(args: argparse.Namespace) -> int:

@@ -509,10 +509,9 @@ def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
     strongest = max((positions["verdict"], fixed["verdict"]), key=lambda v: _strength(v["level"]))
     if positions["verdict"]["level"] == "too-few" and strongest["level"] != "biased":
         strongest = positions["verdict"]  # say nothing until the position test can speak
-    text = strongest["text"]
     return {
         "verdict": strongest["level"],
-        "sentence": text[:1].upper() + text[1:] + ".",
+        "sentence": _sentence(strongest["text"]),
         "figures": _figures(positions, fixed),
         "fixed_points": _fixed_point_bars(fixed),
     }
@@ -558,5 +557,10 @@ def _fixed_point_bars(fixed: dict) -> dict:
         "labels": labels,
         "observed": bars_observed,
         "expected": bars_expected,
-        "sentence": fixed["explanation"] + " " + fixed["verdict"]["text"][:1].upper() + fixed["verdict"]["text"][1:] + ".",
+        "sentence": fixed["explanation"] + " " + _sentence(fixed["verdict"]["text"]),
     }
+
+
+def _sentence(text: str) -> str:
+    """Return a verdict's text as a sentence: first letter capital, a full stop at the end."""
+    return text[:1].upper() + text[1:] + "."

@@ -571,12 +571,13 @@ def measured_riffle_tv(n: int, max_k: int, trials: int, seed: int | str | None =
     if not 1 <= n <= MAX_MEASURED_RIFFLE_CARDS:
         raise ValueError(f"measured riffle distances need 1 to {MAX_MEASURED_RIFFLE_CARDS} cards, not {n}")
     rng = FastRng(seed)
-    uniform = 1 / math.factorial(n)
+    orders = math.factorial(n)
+    uniform = 1 / orders
     distances = []
     for passes in range(1, max_k + 1):
         decks = riffle_gsr_decks(n, {"passes": passes}, rng, trials)
         seen = Counter(decks[start : start + n] for start in range(0, len(decks), n))
-        unseen = math.factorial(n) - len(seen)
+        unseen = orders - len(seen)
         distances.append(0.5 * (sum(abs(count / trials - uniform) for count in seen.values()) + unseen * uniform))
     return distances
 
