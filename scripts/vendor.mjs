@@ -2,7 +2,8 @@
 // Copy the browser runtime out of node_modules into static/vendor/ (git-ignored).
 //
 //   static/vendor/pyscript/  core.js, core.css and every chunk core.js can import
-//   static/vendor/pyodide/   the Pyodide runtime files (stdlib only, no wheels)
+//   static/vendor/micropython/  MicroPython for the page's main thread (loader + wasm)
+//   static/vendor/pyodide/   the Pyodide runtime files for the lab's worker (stdlib only, no wheels)
 //
 // PyScript's chunks are found by following the relative imports of core.js, so a
 // new @pyscript/core release with renamed chunks needs no edit here, and a chunk
@@ -23,6 +24,9 @@ const PYODIDE_FILES = [
   "python_stdlib.zip",
   "pyodide-lock.json",   // read at start-up even when no package is loaded
 ];
+
+// PyScript's MicroPython engine loads the .wasm that sits beside the .mjs (same name).
+const MICROPYTHON_FILES = ["micropython.mjs", "micropython.wasm"];
 
 function fail(message) {
   console.error(`vendor: ${message}`);
@@ -74,15 +78,18 @@ function copy(files, from, to) {
 
 const pyscriptDir = packageDir("@pyscript/core");
 const pyodideDir = packageDir("pyodide");
+const micropythonDir = packageDir("@micropython/micropython-webassembly-pyscript");
 
 rmSync(vendor, { recursive: true, force: true });
 const chunks = pyscriptFiles(join(pyscriptDir, "dist"));
 const pyscriptBytes = copy(chunks, join(pyscriptDir, "dist"), join(vendor, "pyscript"));
 const pyodideBytes = copy(PYODIDE_FILES, pyodideDir, join(vendor, "pyodide"));
+const micropythonBytes = copy(MICROPYTHON_FILES, micropythonDir, join(vendor, "micropython"));
 
 const mib = (n) => (n / 2 ** 20).toFixed(1);
 console.log(
   `vendor: @pyscript/core ${version(pyscriptDir)} (${chunks.length} files, ${mib(pyscriptBytes)} MiB)` +
+    ` + micropython ${version(micropythonDir)} (${mib(micropythonBytes)} MiB)` +
     ` + pyodide ${version(pyodideDir)} (${PYODIDE_FILES.length} files, ${mib(pyodideBytes)} MiB)` +
     ` -> static/vendor/`,
 );
