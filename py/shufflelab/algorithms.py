@@ -1,83 +1,28 @@
-"""Every shuffle of the seed articles, good and bad, and one registry that describes them.
+"""Every shuffle of the seed articles, good and bad, as plain functions.
 
 Each algorithm is ``f(cards, rng, **params) -> list``: it returns a new list and leaves
-``cards`` alone. Randomness comes only from ``rng`` (see ``rng.py``).
+``cards`` alone. Randomness comes only from ``rng`` (see ``rng.py``). What is known about
+each one (name, verdict, parameters, exact models, tally kernel) is its entry in
+``catalog.py``.
 
 The JavaScript ports draw their indices with ``rng.below(k)`` where the article writes
 ``Math.floor(Math.random() * k)``: the same distribution without the float's rounding
 bias (at most k / 2^53), so the only flaw each port shows is the article's own.
+
+Portable core: runs unchanged on CPython, Pyodide and MicroPython, and nothing here may
+depend on the interpreter: no sort of the interpreter's decides an order (their
+comparisons differ between versions), and every sort whose keys can tie breaks the
+tie explicitly (MicroPython's ``sorted`` is not stable).
 """
 
-from __future__ import annotations
-
 import math
-from dataclasses import dataclass, field
-from functools import cmp_to_key
-from typing import Callable, Sequence
 
-from .rng import CRand, Rng
-
-UNBIASED = "unbiased"
-BIASED = "biased"
-
-
-@dataclass(frozen=True)
-class Param:
-    """An integer parameter of an algorithm, with its default and inclusive limits."""
-
-    name: str
-    label: str
-    default: int
-    minimum: int
-    maximum: int
-
-    def check(self, value: int) -> int:
-        """Return ``value`` if it is within limits, else raise ValueError naming it."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{self.name} must be a whole number, not {value!r}")
-        if not self.minimum <= value <= self.maximum:
-            raise ValueError(f"{self.name} must be {self.minimum} to {self.maximum}, not {value}")
-        return value
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    """One registry entry: the single description the page, the CLI and the tests read."""
-
-    id: str
-    name: str
-    source: str
-    description: str
-    verdict: str
-    run: Callable[..., list]
-    params: tuple[Param, ...] = field(default=())
-
-    def resolve_params(self, given: dict | None = None) -> dict:
-        """Return every parameter's value: given ones checked, missing ones defaulted."""
-        given = dict(given or {})
-        unknown = sorted(set(given) - {p.name for p in self.params})
-        if unknown:
-            raise ValueError(f"{self.id} takes no parameter {unknown[0]!r}")
-        return {p.name: p.check(given.get(p.name, p.default)) for p in self.params}
-
-    def shuffled(self, cards: Sequence, rng: Rng, params: dict | None = None) -> list:
-        """Return a new list: ``cards`` shuffled by this algorithm."""
-        return self.run(cards, rng, **self.resolve_params(params))
-
-    @property
-    def biased(self) -> bool:
-        """True when the algorithm is known not to give every order equally often."""
-        return self.verdict == BIASED
-
-
-class UnknownAlgorithm(ValueError):
-    """An algorithm id that is not in the registry."""
-
+from .rng import CRand
 
 # --- the correct algorithms ------------------------------------------------------------
 
 
-def fisher_yates(cards: Sequence, rng: Rng) -> list:
+def fisher_yates(cards, rng) -> list:
     """Return a uniformly random order (Durstenfeld): swap each last unshuffled card."""
     deck = list(cards)
     n = len(deck)
@@ -87,7 +32,7 @@ def fisher_yates(cards: Sequence, rng: Rng) -> list:
     return deck
 
 
-def splice(cards: Sequence, rng: Rng) -> list:
+def splice(cards, rng) -> list:
     """Return a uniformly random order by moving cards, as seed 001's spliceShuffle (O(n^2))."""
     deck = list(cards)
     for count in range(len(deck), 0, -1):
@@ -97,7 +42,7 @@ def splice(cards: Sequence, rng: Rng) -> list:
     return deck
 
 
-def stack(cards: Sequence, rng: Rng) -> list:
+def stack(cards, rng) -> list:
     """Return a uniformly random order as seed 001's stackShuffle: pull a card, push it last."""
     deck = list(cards)
     for count in range(len(deck), 0, -1):
@@ -105,14 +50,15 @@ def stack(cards: Sequence, rng: Rng) -> list:
     return deck
 
 
-def random_key(cards: Sequence, rng: Rng) -> list:
-    """Return the cards sorted by independent random float keys (uniform up to key ties)."""
+def random_key(cards, rng) -> list:
+    """Return the cards sorted by independent random float keys; equal keys keep their order."""
     keys = [rng.random() for _ in cards]
-    order = sorted(range(len(keys)), key=keys.__getitem__)
+    # the index breaks ties, as CPython's stable sort does, on any interpreter
+    order = sorted(range(len(keys)), key=lambda i: (keys[i], i))
     return [cards[i] for i in order]
 
 
-def riffle_gsr(cards: Sequence, rng: Rng, passes: int = 7) -> list:
+def riffle_gsr(cards, rng, passes: int = 7) -> list:
     """Return ``passes`` Gilbert-Shannon-Reeds riffles: binomial cut, proportional drops."""
     deck = list(cards)
     for _ in range(passes):
@@ -120,7 +66,7 @@ def riffle_gsr(cards: Sequence, rng: Rng, passes: int = 7) -> list:
     return deck
 
 
-def _gsr_riffle_once(deck: list, rng: Rng) -> list:
+def _gsr_riffle_once(deck: list, rng) -> list:
     n = len(deck)
     cut = sum(rng.below_many([2] * n))
     left, right = deck[:cut], deck[cut:]
@@ -143,7 +89,7 @@ def _gsr_riffle_once(deck: list, rng: Rng) -> list:
 # --- faithful ports of flawed shuffles --------------------------------------------------
 
 
-def fisher_yates_off_by_one(cards: Sequence, rng: Rng) -> list:
+def fisher_yates_off_by_one(cards, rng) -> list:
     """Return Sattolo's cyclic shuffle: seed 001's Fisher-Yates with ``random * index``."""
     deck = list(cards)
     n = len(deck)
@@ -153,7 +99,7 @@ def fisher_yates_off_by_one(cards: Sequence, rng: Rng) -> list:
     return deck
 
 
-def naive_pairs(cards: Sequence, rng: Rng) -> list:
+def naive_pairs(cards, rng) -> list:
     """Return seed 001's naiveShuffle: n swaps of two random positions (biased)."""
     deck = list(cards)
     n = len(deck)
@@ -163,7 +109,7 @@ def naive_pairs(cards: Sequence, rng: Rng) -> list:
     return deck
 
 
-def swap_any(cards: Sequence, rng: Rng) -> list:
+def swap_any(cards, rng) -> list:
     """Return seed 001's altNaiveShuffle: swap card i with any position (n^n paths, biased)."""
     deck = list(cards)
     n = len(deck)
@@ -172,7 +118,7 @@ def swap_any(cards: Sequence, rng: Rng) -> list:
     return deck
 
 
-def c_rand(cards: Sequence, rng: Rng) -> list:
+def c_rand(cards, rng) -> list:
     """Return seed 003's shuffle: ``j = rand() % n`` with an srand-seeded ANSI C rand()."""
     deck = list(cards)
     n = len(deck)
@@ -184,15 +130,40 @@ def c_rand(cards: Sequence, rng: Rng) -> list:
     return deck
 
 
-def random_comparator(cards: Sequence, rng: Rng) -> list:
-    """Return the cards sorted with a comparator that answers at random (biased)."""
-    # Math.random() - 0.5 is below 0 with probability exactly 1/2, and a sort only asks
-    # "less than?": below(2) is the same coin, and it makes the outcomes countable
-    coin = cmp_to_key(lambda a, b: rng.below(2) * 2 - 1)
-    return sorted(cards, key=coin)
+def random_comparator(cards, rng) -> list:
+    """Return the cards merge-sorted with a comparator that answers at random (biased)."""
+    return comparator_merge_sort(list(cards), rng)
 
 
-def riffle_physical(cards: Sequence, rng: Rng, passes: int = 7) -> list:
+def comparator_merge_sort(items: list, rng) -> list:
+    """Return ``items`` in the order a top-down merge sort gives when each comparison is ``rng.below(2)``.
+
+    The sort is the library's own (stream v1 spec, README): the left half is
+    ``items[:len // 2]``, it is sorted before the right half, and each merge step draws
+    ``below(2)``: 0 takes the left packet's next card, 1 the right's. ``Math.random() - 0.5``
+    is below 0 with probability exactly 1/2, and a merge only asks "does the right card
+    come first?": ``below(2)`` is the same coin, and it makes the outcomes countable.
+    """
+    if len(items) <= 1:
+        return items
+    middle = len(items) // 2
+    left = comparator_merge_sort(items[:middle], rng)
+    right = comparator_merge_sort(items[middle:], rng)
+    merged = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if rng.below(2):
+            merged.append(right[j])
+            j += 1
+        else:
+            merged.append(left[i])
+            i += 1
+    merged.extend(left[i:])
+    merged.extend(right[j:])
+    return merged
+
+
+def riffle_physical(cards, rng, passes: int = 7) -> list:
     """Return seed 001's riffleShuffle repeated ``passes`` times, with JS splice semantics."""
     deck = list(cards)
     for _ in range(passes):
@@ -200,7 +171,7 @@ def riffle_physical(cards: Sequence, rng: Rng, passes: int = 7) -> list:
     return deck
 
 
-def _riffle_physical_once(deck: list, rng: Rng) -> None:
+def _riffle_physical_once(deck: list, rng) -> None:
     cut = len(deck) / 2 + rng.below(9) - 4  # a float for odd decks, as in JavaScript
     left_half = js_splice(deck, 0, cut)
     left_count = len(left_half)
@@ -214,22 +185,23 @@ def _riffle_physical_once(deck: list, rng: Rng) -> None:
     js_splice(deck, right_count, 0, left_half)
 
 
-def cut_insert(cards: Sequence, rng: Rng, repetitions: int = 15000) -> list:
+def cut_insert(cards, rng, repetitions: int = 15000) -> list:
     """Return seed 002's shuffle: cut the top part at random, insert it at a random place."""
     deck = list(cards)
     n = len(deck)
     if n == 0:
         return deck
+    below = rng.below
     for _ in range(repetitions):
-        split = rng.below(n)  # the article's floor(random * 52), for any deck size
-        top, rest = deck[:split], deck[split:]
+        split = below(n)  # the article's floor(random * 52), for any deck size
         # below(len(rest)), never len(rest): the top part never goes to the bottom
-        paste = rng.below(len(rest))
-        deck = rest[:paste] + top + rest[paste:]
+        end = split + below(n - split)
+        # the top part goes after the first (end - split) cards of the rest
+        deck[:end] = deck[split:end] + deck[:split]
     return deck
 
 
-def no_shuffle(cards: Sequence, rng: Rng) -> list:
+def no_shuffle(cards, rng) -> list:
     """Return the cards as they are: seed 001's 'no shuffle', for dealing by picking."""
     return list(cards)
 
@@ -237,7 +209,7 @@ def no_shuffle(cards: Sequence, rng: Rng) -> list:
 # --- JavaScript's Array.prototype.splice, for the faithful ports -------------------------
 
 
-def js_splice(array: list, start: float, delete_count: float, items: Sequence = ()) -> list:
+def js_splice(array: list, start: float, delete_count: float, items=()) -> list:
     """Do what JavaScript's ``array.splice(start, deleteCount, ...items)`` does; return the removed."""
     length = len(array)
     relative = _to_integer(start)
@@ -252,136 +224,3 @@ def _to_integer(value: float) -> int:
     """ECMAScript ToIntegerOrInfinity for finite numbers: truncate toward zero."""
     return math.trunc(value)
 
-
-# --- the registry -------------------------------------------------------------------------
-
-PASSES = Param("passes", "Passes", 7, 1, 50)
-REPETITIONS = Param("repetitions", "Repetitions", 15000, 1, 100000)
-
-ALGORITHMS: tuple[Algorithm, ...] = (
-    Algorithm(
-        "fisher-yates",
-        "Fisher–Yates (Durstenfeld)",
-        "seed 000 (Durstenfeld 1964)",
-        "Swap a random unshuffled card with the last unshuffled one; every order equally likely.",
-        UNBIASED,
-        fisher_yates,
-    ),
-    Algorithm(
-        "splice",
-        "Fisher–Yates by splicing",
-        "seed 001, spliceShuffle",
-        "Pull a random unshuffled card out and splice it back in after them; fair but O(n²).",
-        UNBIASED,
-        splice,
-    ),
-    Algorithm(
-        "stack",
-        "Fisher–Yates as a stack",
-        "seed 001, stackShuffle",
-        "Pull a random unshuffled card out and push it on the end; fair but O(n²).",
-        UNBIASED,
-        stack,
-    ),
-    Algorithm(
-        "random-key",
-        "Sort by random keys",
-        "Bostock, Will It Shuffle? (2012)",
-        "Give every card an independent random number and sort by it; fair, O(n log n).",
-        UNBIASED,
-        random_key,
-    ),
-    Algorithm(
-        "riffle-gsr",
-        "Riffle (Gilbert–Shannon–Reeds)",
-        "Gilbert–Shannon–Reeds model; Bayer & Diaconis (1992)",
-        "Cut binomially, drop cards from each packet in proportion to its size; close to fair only from about 7 passes.",
-        BIASED,
-        riffle_gsr,
-        (PASSES,),
-    ),
-    Algorithm(
-        "fisher-yates-off-by-one",
-        "Fisher–Yates off by one (Sattolo)",
-        "seed 001, Math.floor(Math.random() * index)",
-        "Picks the swap partner only below the current card, so no card can stay: only cyclic orders come out.",
-        BIASED,
-        fisher_yates_off_by_one,
-    ),
-    Algorithm(
-        "naive-pairs",
-        "Swap random pairs",
-        "seed 001, naiveShuffle",
-        "n swaps of two random positions; some cards never move, so the start order shows through.",
-        BIASED,
-        naive_pairs,
-    ),
-    Algorithm(
-        "swap-any",
-        "Swap with any position",
-        "seed 001, altNaiveShuffle",
-        "Swap each card with any position; n^n equally likely paths cannot spread evenly over n! orders.",
-        BIASED,
-        swap_any,
-    ),
-    Algorithm(
-        "c-rand",
-        "C rand() % n",
-        "seed 003 (C, srand/rand)",
-        "Swap card i with rand() % n: the swap-any bias, modulo bias, and a 32-bit seed that reaches at most 2^32 orders.",
-        BIASED,
-        c_rand,
-    ),
-    Algorithm(
-        "riffle-physical",
-        "Hand riffle (article model)",
-        "seed 001, riffleShuffle",
-        "The article's hand-riffle model with JavaScript splice semantics; its first drop is always empty and it stays biased at 7 passes.",
-        BIASED,
-        riffle_physical,
-        (PASSES,),
-    ),
-    Algorithm(
-        "cut-insert",
-        "Cut and insert",
-        "seed 002",
-        "Cut the top part off at random and insert it at a random place, over and over; the top part never goes to the bottom.",
-        BIASED,
-        cut_insert,
-        (REPETITIONS,),
-    ),
-    Algorithm(
-        "random-comparator",
-        "Sort with a random comparator",
-        "Bostock; the 2010 browser-ballot bug",
-        "Sort with a comparator that answers at random; the result depends on the sort and is far from fair.",
-        BIASED,
-        random_comparator,
-    ),
-    Algorithm(
-        "none",
-        "No shuffle",
-        "seed 001, 'No Shuffle'",
-        "Leave the deck in order; with the 'pick' deal this is the article's dealing of random cards from an ordered deck.",
-        BIASED,
-        no_shuffle,
-    ),
-)
-
-REGISTRY: dict[str, Algorithm] = {algorithm.id: algorithm for algorithm in ALGORITHMS}
-DEFAULT_ALGORITHM = "fisher-yates"
-
-
-def get(algorithm_id: str) -> Algorithm:
-    """Return the registry entry for ``algorithm_id`` or raise UnknownAlgorithm naming it."""
-    try:
-        return REGISTRY[algorithm_id]
-    except KeyError:
-        raise UnknownAlgorithm(
-            f"unknown algorithm {algorithm_id!r}; choose one of {', '.join(REGISTRY)}"
-        ) from None
-
-
-def shuffled(cards: Sequence, algorithm_id: str, rng: Rng, params: dict | None = None) -> list:
-    """Return a new list: ``cards`` shuffled by the named algorithm with checked parameters."""
-    return get(algorithm_id).shuffled(cards, rng, params)

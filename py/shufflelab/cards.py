@@ -15,13 +15,12 @@ Layout of a playing-card deck of ``packs`` packs with ``jokers`` jokers per pack
 A ``numbered`` deck is ``size`` abstract items, id ``i`` labelled ``i``.
 Codes are two characters, rank then suit, as the Deck of Cards API: ``A2345678 9 0 J Q K``
 (``0`` is ten) + ``C D H S``; the black joker is ``X1``, the red joker ``X2``.
+
+Portable core: runs unchanged on CPython, Pyodide and MicroPython (plain classes with
+``__slots__`` instead of dataclasses).
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Literal
+from .errors import ShuffleLabError
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
@@ -38,41 +37,65 @@ MAX_PACKS = 8
 MAX_JOKERS_PER_PACK = 2
 MAX_NUMBERED_SIZE = 1_000_000
 
-DeckKind = Literal["standard", "piquet", "euchre", "numbered"]
 
-
-@dataclass(frozen=True)
-class Card:
-    """One card: everything a view needs, derived from its id and its deck."""
-
-    id: int
-    label: str
-    code: str
-    rank: str | None
-    suit: str | None
-    colour: str | None
-    pack: int
-    joker: bool = False
-
-
-class DeckError(ValueError):
+class DeckError(ShuffleLabError):
     """A deck description that cannot be built; the message names the bad value."""
 
 
-@dataclass(frozen=True)
+class Card:
+    """One card: everything a view needs, derived from its id and its deck."""
+
+    __slots__ = ("id", "label", "code", "rank", "suit", "colour", "pack", "joker")
+
+    def __init__(self, id, label, code, rank, suit, colour, pack, joker=False):
+        self.id = id
+        self.label = label
+        self.code = code
+        self.rank = rank
+        self.suit = suit
+        self.colour = colour
+        self.pack = pack
+        self.joker = joker
+
+    def _key(self) -> tuple:
+        return (self.id, self.label, self.code, self.rank, self.suit, self.colour, self.pack, self.joker)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Card) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "Card(id=%r, label=%r, code=%r)" % (self.id, self.label, self.code)
+
+
 class DeckSpec:
-    """A deck description; ``ids()`` gives its cards in the frozen unshuffled order."""
+    """A valid deck description (treat it as immutable); ``ids()`` gives its cards in the frozen unshuffled order."""
 
-    kind: DeckKind = "standard"
-    packs: int = 1
-    jokers: int = 0
-    size: int = 52
+    __slots__ = ("kind", "packs", "jokers", "size")
 
-    def __post_init__(self) -> None:
+    def __init__(self, kind: str = "standard", packs: int = 1, jokers: int = 0, size: int = 52) -> None:
+        self.kind = kind
+        self.packs = packs
+        self.jokers = jokers
+        self.size = size
         check_deck(self)
 
+    def _key(self) -> tuple:
+        return (self.kind, self.packs, self.jokers, self.size)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DeckSpec) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "DeckSpec(kind=%r, packs=%r, jokers=%r, size=%r)" % self._key()
+
     @property
-    def ranks(self) -> tuple[str, ...]:
+    def ranks(self) -> tuple:
         """Ranks per suit, in id order (empty for a numbered deck)."""
         return RANKS_BY_KIND.get(self.kind, ())
 
@@ -88,32 +111,32 @@ class DeckSpec:
             return self.size
         return self.regular_count + self.packs * self.jokers
 
-    def ids(self) -> list[int]:
+    def ids(self) -> list:
         """Return the unshuffled deck: ids ``0 .. len-1`` in order."""
         return list(range(len(self)))
 
     def card(self, card_id: int) -> Card:
         """Return what id ``card_id`` means in this deck."""
         if not 0 <= card_id < len(self):
-            raise DeckError(f"card id {card_id} is not in a {len(self)}-card deck")
+            raise DeckError("card id %d is not in a %d-card deck" % (card_id, len(self)))
         if self.kind == "numbered":
             return Card(card_id, str(card_id), str(card_id), None, None, None, 0)
         if card_id >= self.regular_count:
             return _joker(card_id, card_id - self.regular_count, self.jokers)
         return _regular_card(card_id, self.ranks)
 
-    def cards(self, ids: list[int]) -> list[Card]:
+    def cards(self, ids: list) -> list:
         """Return the cards for ``ids``, in the same order."""
         return [self.card(i) for i in ids]
 
-    def labels(self, ids: list[int]) -> list[str]:
+    def labels(self, ids: list) -> list:
         """Return the label of each id, in order; cheap even for a million numbered items."""
         if self.kind == "numbered":
             return list(map(str, ids))
         table = _card_table(self)
         return [table[i].label for i in ids]
 
-    def codes(self, ids: list[int]) -> list[str]:
+    def codes(self, ids: list) -> list:
         """Return the two-character code of each id (the label for numbered items), in order."""
         if self.kind == "numbered":
             return list(map(str, ids))
@@ -123,14 +146,14 @@ class DeckSpec:
     def describe(self) -> str:
         """Return a short human description, e.g. '2 standard packs + 4 jokers (108 cards)'."""
         if self.kind == "numbered":
-            return f"numbered deck of {self.size}"
-        packs = f"{self.packs} {self.kind} pack{'s' if self.packs > 1 else ''}"
+            return "numbered deck of %d" % self.size
+        packs = "%d %s pack%s" % (self.packs, self.kind, "s" if self.packs > 1 else "")
         jokers = self.packs * self.jokers
-        extra = f" + {jokers} joker{'s' if jokers > 1 else ''}" if jokers else ""
-        return f"{packs}{extra} ({len(self)} cards)"
+        extra = " + %d joker%s" % (jokers, "s" if jokers > 1 else "") if jokers else ""
+        return "%s%s (%d cards)" % (packs, extra, len(self))
 
     def as_dict(self) -> dict:
-        """Return the description as plain data (the keys used by the CLI and the URL)."""
+        """Return the description as plain data (the keys used by the CLI's JSON)."""
         if self.kind == "numbered":
             return {"kind": self.kind, "size": self.size}
         return {"kind": self.kind, "packs": self.packs, "jokers": self.jokers}
@@ -139,15 +162,20 @@ class DeckSpec:
 def check_deck(spec: DeckSpec) -> None:
     """Raise DeckError naming the first field out of range."""
     if spec.kind not in DECK_KINDS:
-        raise DeckError(f"unknown deck kind {spec.kind!r}; choose one of {', '.join(DECK_KINDS)}")
+        raise DeckError("unknown deck kind %r; choose one of %s" % (spec.kind, ", ".join(DECK_KINDS)))
     if spec.kind == "numbered":
-        if not 1 <= spec.size <= MAX_NUMBERED_SIZE:
+        if not _whole(spec.size) or not 1 <= spec.size <= MAX_NUMBERED_SIZE:
             raise DeckError(f"a numbered deck has 1 to {MAX_NUMBERED_SIZE:,} items, not {spec.size}")
         return
-    if not 1 <= spec.packs <= MAX_PACKS:
-        raise DeckError(f"packs must be 1 to {MAX_PACKS}, not {spec.packs}")
-    if not 0 <= spec.jokers <= MAX_JOKERS_PER_PACK:
-        raise DeckError(f"jokers per pack must be 0 to {MAX_JOKERS_PER_PACK}, not {spec.jokers}")
+    if not _whole(spec.packs) or not 1 <= spec.packs <= MAX_PACKS:
+        raise DeckError("packs must be 1 to %d, not %s" % (MAX_PACKS, spec.packs))
+    if not _whole(spec.jokers) or not 0 <= spec.jokers <= MAX_JOKERS_PER_PACK:
+        raise DeckError("jokers per pack must be 0 to %d, not %s" % (MAX_JOKERS_PER_PACK, spec.jokers))
+
+
+def _whole(value) -> bool:
+    """True for an int that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def standard_deck() -> DeckSpec:
@@ -160,38 +188,27 @@ def numbered_deck(size: int) -> DeckSpec:
     return DeckSpec(kind="numbered", size=size)
 
 
-@lru_cache(maxsize=64)
-def _card_table(spec: DeckSpec) -> tuple[Card, ...]:
-    """Every card of a playing-card deck, by id (at most 432 of them)."""
-    return tuple(spec.card(i) for i in range(len(spec)))
+_CARD_TABLES = {}  # DeckSpec -> tuple of its cards; at most a few dozen playing-card decks exist
 
 
-def _regular_card(card_id: int, ranks: tuple[str, ...]) -> Card:
+def _card_table(spec: DeckSpec) -> tuple:
+    """Every card of a playing-card deck, by id (at most 432 of them), made once per deck."""
+    table = _CARD_TABLES.get(spec)
+    if table is None:
+        table = _CARD_TABLES[spec] = tuple(spec.card(i) for i in range(len(spec)))
+    return table
+
+
+def _regular_card(card_id: int, ranks: tuple) -> Card:
     per_suit = len(ranks)
     pack, within = divmod(card_id, 4 * per_suit)
     suit = within // per_suit
     rank = ranks[card_id % per_suit]
     code = ("0" if rank == "10" else rank) + SUIT_CODES[suit]
-    return Card(
-        id=card_id,
-        label=rank + SUIT_SYMBOLS[suit],
-        code=code,
-        rank=rank,
-        suit=SUITS[suit],
-        colour=SUIT_COLOURS[suit],
-        pack=pack,
-    )
+    return Card(card_id, rank + SUIT_SYMBOLS[suit], code, rank, SUITS[suit], SUIT_COLOURS[suit], pack)
 
 
 def _joker(card_id: int, joker_index: int, jokers_per_pack: int) -> Card:
     red = joker_index % 2 == 1
-    return Card(
-        id=card_id,
-        label="Joker",
-        code="X2" if red else "X1",
-        rank=None,
-        suit=None,
-        colour="red" if red else "black",
-        pack=joker_index // jokers_per_pack,
-        joker=True,
-    )
+    return Card(card_id, "Joker", "X2" if red else "X1", None, None, "red" if red else "black",
+                joker_index // jokers_per_pack, True)

@@ -1,6 +1,8 @@
 """The command line: ``python -m shufflelab algorithms | shuffle | deal | exact | riffle-tv``.
 
-Bad arguments exit with status 2 and one line on stderr; no traceback ever.
+Bad arguments exit with status 2 and one line on stderr. Only the library's own errors
+(``ShuffleLabError``) and bad command lines become that line: anything else is a bug,
+and its traceback is left to show.
 """
 
 from __future__ import annotations
@@ -8,14 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Callable, Sequence
 
-from . import algorithms, exact, tally
-from .cards import DECK_KINDS, DeckSpec
-from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError
+from . import catalog, exact, tally
+from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
+from .deal import DEAL_STYLES, DEFAULT_STYLE
+from .errors import ShuffleLabError
+from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play
 from .rng import new_seed
-from .share import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, State, outcome_data, play
 
 PROG = "shufflelab"
 USAGE_ERROR = 2
@@ -47,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command][2](args)
-    except (UsageError, ValueError) as error:  # DeckError and DealError are ValueErrors
+    except (UsageError, ShuffleLabError) as error:
         print(f"{PROG}: error: {_one_line(error)}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:
@@ -63,18 +66,16 @@ def _one_line(error: Exception) -> str:
 
 def add_shuffle_options(parser: argparse.ArgumentParser) -> None:
     """Options that choose an algorithm, its parameters, the seed and the deck."""
-    parser.add_argument("--algo", default=algorithms.DEFAULT_ALGORITHM, metavar="ID",
-                        help=f"algorithm id (default {algorithms.DEFAULT_ALGORITHM}; see 'algorithms')")
-    for param in _all_params():
-        parser.add_argument(f"--{param.name}", type=int, default=None, metavar="N",
-                            help=f"{param.label.lower()} ({param.minimum}-{param.maximum}, default {param.default})")
+    add_algorithm_options(parser)
     parser.add_argument("--seed", default=None,
-                        help="seed text for stream v1 (default: a fresh 256-bit seed, printed)")
+                        help="seed text for stream v1: 1 to 256 characters, no control characters "
+                             "(default: a fresh 256-bit seed, printed)")
     parser.add_argument("--deck", choices=DECK_KINDS, default="standard", help="deck kind (default standard)")
-    parser.add_argument("--packs", type=int, default=None, metavar="N", help="packs, 1-8 (default 1)")
-    parser.add_argument("--jokers", type=int, default=None, metavar="N", help="jokers per pack, 0-2 (default 0)")
+    parser.add_argument("--packs", type=int, default=None, metavar="N", help=f"packs, 1-{MAX_PACKS} (default 1)")
+    parser.add_argument("--jokers", type=int, default=None, metavar="N",
+                        help=f"jokers per pack, 0-{MAX_JOKERS_PER_PACK} (default 0)")
     parser.add_argument("--size", type=int, default=None, metavar="N",
-                        help="items in a numbered deck, 1-1000000 (only with --deck numbered)")
+                        help=f"items in a numbered deck, 1-{MAX_NUMBERED_SIZE} (only with --deck numbered)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
@@ -89,12 +90,26 @@ def add_deal_options(parser: argparse.ArgumentParser) -> None:
                         help="round-robin (one at a time), blocks, or pick (random cards from anywhere)")
 
 
-def _all_params() -> list[algorithms.Param]:
-    seen: dict[str, algorithms.Param] = {}
-    for algorithm in algorithms.ALGORITHMS:
-        for param in algorithm.params:
+def add_algorithm_options(parser: argparse.ArgumentParser) -> None:
+    """Options that choose an algorithm and its parameters (every parameter any entry has)."""
+    parser.add_argument("--algo", default=catalog.DEFAULT_ALGORITHM, metavar="ID",
+                        help=f"algorithm id (default {catalog.DEFAULT_ALGORITHM}; see 'algorithms')")
+    for param in _all_params():
+        parser.add_argument(f"--{param.name}", type=int, default=None, metavar="N",
+                            help=f"{param.label.lower()} ({param.minimum}-{param.maximum}, default {param.default})")
+
+
+def _all_params() -> list[catalog.Param]:
+    seen: dict[str, catalog.Param] = {}
+    for entry in catalog.entries():
+        for param in entry.params:
             seen.setdefault(param.name, param)
     return list(seen.values())
+
+
+def given_params(args: argparse.Namespace) -> dict:
+    """Return the parameters given on the command line, by name."""
+    return {p.name: getattr(args, p.name) for p in _all_params() if getattr(args, p.name) is not None}
 
 
 def deck_from_args(args: argparse.Namespace) -> DeckSpec:
@@ -110,15 +125,10 @@ def deck_from_args(args: argparse.Namespace) -> DeckSpec:
     return DeckSpec(kind=args.deck, packs=packs, jokers=jokers)
 
 
-def state_from_args(args: argparse.Namespace, players: int, cards_each: int, style: str) -> State:
-    """Return the State the options describe, every value checked."""
-    algorithm = algorithms.get(args.algo)
-    given = {p.name: getattr(args, p.name) for p in _all_params() if getattr(args, p.name) is not None}
+def deal_from_args(args: argparse.Namespace, players: int, cards_each: int, style: str) -> DealSpec:
+    """Return the deal the options describe, every value checked (ShuffleLabError names a bad one)."""
     seed = new_seed() if args.seed is None else args.seed
-    if seed == "":
-        raise UsageError("--seed must not be empty")
-    return State(algorithm.id, algorithm.resolve_params(given), seed, deck_from_args(args),
-                 players, cards_each, style)
+    return DealSpec(args.algo, given_params(args), seed, deck_from_args(args), players, cards_each, style)
 
 
 # --- commands --------------------------------------------------------------------------
@@ -136,12 +146,12 @@ def run_algorithms(args: argparse.Namespace) -> int:
             "params": [{"name": p.name, "default": p.default, "min": p.minimum, "max": p.maximum}
                        for p in a.params],
         }
-        for a in algorithms.ALGORITHMS
+        for a in catalog.entries()
     ]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
-    width = max(len(a.id) for a in algorithms.ALGORITHMS)
+    width = max(len(row["id"]) for row in rows)
     for row in rows:
         params = "".join(f" [{p['name']}={p['default']}]" for p in row["params"])
         print(f"{row['id']:<{width}}  {row['verdict']:<8}  {row['name']}{params}")
@@ -151,51 +161,44 @@ def run_algorithms(args: argparse.Namespace) -> int:
 
 def run_shuffle(args: argparse.Namespace) -> int:
     """Shuffle the deck and print its order."""
-    state = state_from_args(args, players=1, cards_each=0, style=DEFAULT_STYLE)
-    data = outcome_data(state, play(state))
+    spec = deal_from_args(args, players=1, cards_each=0, style=DEFAULT_STYLE)
+    data = outcome_data(spec, play(spec))
     for key in ("players", "cards_each", "style", "hands", "hand_labels", "stock"):
         del data[key]
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
     else:
-        print(_header(state))
+        print(_header(spec))
         print(" ".join(data["labels"]))
     return 0
 
 
 def run_deal(args: argparse.Namespace) -> int:
     """Shuffle, deal, and print the hands and the stock."""
-    try:
-        state = state_from_args(args, args.players, args.cards_each, args.style)
-        data = outcome_data(state, play(state))
-    except DealError as error:
-        raise UsageError(str(error)) from None
+    spec = deal_from_args(args, args.players, args.cards_each, args.style)
+    data = outcome_data(spec, play(spec))
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
         return 0
-    print(_header(state))
+    print(_header(spec))
     print(f"Deck:  {' '.join(data['labels'])}")
     for number, hand in enumerate(data["hand_labels"], start=1):
         print(f"Player {number}: {' '.join(hand)}")
-    stock = state.deck.labels(data["stock"])
+    stock = spec.deck.labels(data["stock"])
     print(f"Stock ({len(stock)}): {' '.join(stock)}")
     return 0
 
 
-def _header(state: State) -> str:
-    params = "".join(f", {k}={v}" for k, v in state.resolved_params().items())
-    return f"{state.algo}{params}, seed {state.seed!r}, {state.deck.describe()}, stream v{state.version}"
+def _header(spec: DealSpec) -> str:
+    params = "".join(f", {k}={v}" for k, v in spec.params)
+    return f"{spec.algo}{params}, seed {spec.seed!r}, {spec.deck.describe()}, stream v{spec.version}"
 
 
 def add_exact_options(parser: argparse.ArgumentParser) -> None:
     """Options of ``exact``: algorithm, its parameters, deck size and output format."""
-    parser.add_argument("--algo", default=algorithms.DEFAULT_ALGORITHM, metavar="ID",
-                        help=f"algorithm id (default {algorithms.DEFAULT_ALGORITHM}; see 'algorithms')")
+    add_algorithm_options(parser)
     parser.add_argument("--cards", type=int, required=True, metavar="N",
                         help=f"deck size, 0-{exact.MAX_EXACT_CARDS} (every order is listed)")
-    for param in _all_params():
-        parser.add_argument(f"--{param.name}", type=int, default=None, metavar="N",
-                            help=f"{param.label.lower()} ({param.minimum}-{param.maximum}, default {param.default})")
     parser.add_argument("--json", action="store_true", help="print JSON (probabilities as 'p/q' strings)")
 
 
@@ -203,9 +206,7 @@ def run_exact(args: argparse.Namespace) -> int:
     """Print every order's exact probability and the distance to uniform."""
     if not 0 <= args.cards <= exact.MAX_EXACT_CARDS:
         raise UsageError(f"exact lists every order, so --cards must be 0 to {exact.MAX_EXACT_CARDS}, not {args.cards}")
-    algorithm = algorithms.get(args.algo)
-    given = {p.name: getattr(args, p.name) for p in _all_params() if getattr(args, p.name) is not None}
-    report = exact.exact_report(algorithm.id, args.cards, given)
+    report = exact.exact_report(catalog.get(args.algo).id, args.cards, given_params(args))
     if args.json:
         print(json.dumps(report))
         return 0

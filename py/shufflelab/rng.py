@@ -1,4 +1,4 @@
-"""Sources of randomness behind one small protocol.
+"""Sources of randomness behind one small protocol, and the seeded stream v1.
 
 Every algorithm receives an object with:
 
@@ -7,51 +7,69 @@ Every algorithm receives an object with:
   (sources may do it faster, never differently);
 * ``random()`` -> a float in ``[0, 1)``, for algorithms written with ``Math.random()``.
 
-Only this module creates sources:
+Sources: ``StreamRng(seed)``, seeded stream v1, the share-link contract (see README);
+``SystemRng()``, the operating system's CSPRNG (CPython and Pyodide); ``CRand(seed)``,
+the ANSI C ``rand()`` generator, for the ``c-rand`` port. The fast source for
+simulations, ``FastRng``, lives with the tally (``shufflelab.tally.fast_rng``).
 
-* ``StreamRng(seed)``: seeded stream v1, the share-link contract (see README);
-* ``SystemRng()``: the operating system's CSPRNG, via ``secrets``;
-* ``FastRng(seed)``: fast source for simulations, still exactly unbiased;
-* ``CRand(seed)``: the ANSI C ``rand()`` generator, for the ``c-rand`` port.
+Portable core: runs unchanged on CPython, Pyodide and MicroPython. HMAC-SHA256 is built
+here on ``hashlib.sha256`` (RFC 2104, padded keys made once) because MicroPython's
+``hmac`` module is pure Python and about 100 times slower.
 """
 
-from __future__ import annotations
-
-import hmac
-import random as _stdlib_random
-import secrets
+import hashlib
 import struct
-from math import prod
-from typing import Iterable, Protocol, Sequence
+
+from .errors import ShuffleLabError
 
 STREAM_VERSION = 1
 WORD_BITS = 32
 WORD_SPAN = 1 << WORD_BITS
 WORD_MASK = WORD_SPAN - 1
-GROUP_BITS = 120  # bits per exact draw (fewest instructions of 30-512 under callgrind): 52 cards take three draws
 SEED_BYTES = 32  # 256 bits: every one of the 52! (about 2^225.6) orders is reachable
-_EIGHT_WORDS = struct.Struct(">8I")
-
-
-class Rng(Protocol):
-    """What every algorithm may ask of its source of randomness."""
-
-    def below(self, m: int) -> int: ...
-
-    def below_many(self, bounds: Iterable[int]) -> list[int]: ...
-
-    def random(self) -> float: ...
+_SHA256_BLOCK = 64
+_BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
 def check_bound(m: int) -> None:
-    """Raise ValueError unless ``m`` is a usable upper bound for ``below``."""
+    """Raise ValueError unless ``m`` is a usable upper bound for ``below`` (a bad bound is a bug, not input)."""
     if not 1 <= m <= WORD_SPAN:
-        raise ValueError(f"below(m) needs 1 <= m <= 2**32, got {m}")
+        raise ValueError("below(m) needs 1 <= m <= 2**32, got %r" % (m,))
 
 
-def new_seed() -> str:
-    """Return a fresh seed: 256 bits from the OS CSPRNG as 43 URL-safe characters."""
-    return secrets.token_urlsafe(SEED_BYTES)
+def seed_text(raw: bytes) -> str:
+    """Return bytes as unpadded URL-safe base64: 32 bytes give the 43 characters of a fresh seed."""
+    out = []
+    for start in range(0, len(raw), 3):
+        chunk = raw[start:start + 3]
+        value = int.from_bytes(chunk + bytes(3 - len(chunk)), "big")
+        digits = (value >> 18 & 63, value >> 12 & 63, value >> 6 & 63, value & 63)
+        # a partial chunk of k bytes gives k + 1 characters (the padding is left out)
+        out.extend(_BASE64URL[d] for d in digits[:len(chunk) + 1])
+    return "".join(out)
+
+
+def new_seed(random_bytes=None) -> str:
+    """Return a fresh seed: 256 bits from a CSPRNG as 43 URL-safe characters.
+
+    ``random_bytes(count)`` supplies the bits (the page passes ``crypto.getRandomValues``);
+    by default they come from the operating system through ``secrets``.
+    """
+    if random_bytes is None:
+        import secrets  # not on MicroPython, where the page supplies random_bytes
+
+        random_bytes = secrets.token_bytes
+    raw = bytes(random_bytes(SEED_BYTES))
+    if len(raw) != SEED_BYTES:
+        raise ValueError("a seed needs %d random bytes, got %d" % (SEED_BYTES, len(raw)))
+    return seed_text(raw)
+
+
+def _padded_key(key: bytes) -> bytes:
+    """Return the HMAC key as one SHA-256 block: hashed first when longer (RFC 2104), then zero-padded."""
+    if len(key) > _SHA256_BLOCK:
+        key = hashlib.sha256(key).digest()
+    return key + bytes(_SHA256_BLOCK - len(key))
 
 
 class StreamRng:
@@ -65,32 +83,36 @@ class StreamRng:
 
     def __init__(self, seed: str) -> None:
         self.seed = seed
-        self._key = seed.encode("utf-8")
-        self._block = 0
-        self._words: tuple[int, ...] = ()
-        self._next = 0
+        key = _padded_key(seed.encode("utf-8"))
+        self._inner_pad = bytes(b ^ 0x36 for b in key)
+        self._outer_pad = bytes(b ^ 0x5C for b in key)
+        # one bound method that yields the words in order: the cheapest per-draw step on MicroPython
+        self.word = self._words().__next__
 
-    def word(self) -> int:
-        """Return the next 32-bit word of the stream."""
-        if self._next == len(self._words):
-            message = self._block.to_bytes(8, "big")
-            self._words = _EIGHT_WORDS.unpack(hmac.digest(self._key, message, "sha256"))
-            self._block += 1
-            self._next = 0
-        w = self._words[self._next]
-        self._next += 1
-        return w
+    def block(self, counter: int) -> bytes:
+        """Return block ``counter`` of the stream: HMAC-SHA256(key, counter as 8 bytes big-endian)."""
+        inner = hashlib.sha256(self._inner_pad + counter.to_bytes(8, "big")).digest()
+        return hashlib.sha256(self._outer_pad + inner).digest()
+
+    def _words(self):
+        """Yield the stream's 32-bit words forever, block 0 first."""
+        counter = 0
+        while True:
+            yield from struct.unpack(">8I", self.block(counter))
+            counter += 1
 
     def below(self, m: int) -> int:
         """Return an unbiased integer in [0, m): reject words >= floor(2^32/m)*m."""
-        check_bound(m)
+        if not 1 <= m <= WORD_SPAN:
+            check_bound(m)  # raises, naming m
         limit = WORD_SPAN - WORD_SPAN % m
-        w = self.word()
+        word = self.word
+        w = word()
         while w >= limit:
-            w = self.word()
+            w = word()
         return w % m
 
-    def below_many(self, bounds: Iterable[int]) -> list[int]:
+    def below_many(self, bounds) -> list:
         """Return ``[below(m) for m in bounds]``, consuming the stream in that order."""
         return [self.below(m) for m in bounds]
 
@@ -102,82 +124,25 @@ class StreamRng:
 
 
 class SystemRng:
-    """The operating system's CSPRNG (``secrets``; ``crypto.getRandomValues`` in Pyodide)."""
+    """The operating system's CSPRNG (``secrets``; ``crypto.getRandomValues`` in Pyodide). Not on MicroPython."""
+
+    def __init__(self) -> None:
+        import secrets
+
+        self._secrets = secrets
 
     def below(self, m: int) -> int:
         """Return an unbiased integer in [0, m)."""
         check_bound(m)
-        return secrets.randbelow(m)
+        return self._secrets.randbelow(m)
 
-    def below_many(self, bounds: Iterable[int]) -> list[int]:
+    def below_many(self, bounds) -> list:
         """Return one unbiased draw per bound, in order."""
         return [self.below(m) for m in bounds]
 
     def random(self) -> float:
         """Return a float in [0, 1) with 53 random bits."""
-        return secrets.randbits(53) / 9007199254740992.0
-
-
-class FastRng:
-    """Fast source for simulations over a Mersenne Twister, still exactly unbiased.
-
-    ``below_many`` draws one exact uniform integer below the product of a group of bounds
-    (bits, then rejection, as CPython's ``_randbelow``) and reads the draws off as its
-    mixed-radix digits: a bijection, so every digit is uniform and independent. One draw
-    per group and a ``%`` and ``//`` per bound beat a rejection loop per bound. Not for
-    share links (use StreamRng).
-    """
-
-    def __init__(self, seed: int | str | None = None) -> None:
-        self._generator = _stdlib_random.Random(seed)
-        self._getrandbits = self._generator.getrandbits
-        self.random = self._generator.random
-
-    def words(self, count: int) -> Sequence[int]:
-        """Return ``count`` independent uniform 32-bit words, made in one call."""
-        if count == 0:
-            return ()
-        raw = self._getrandbits(WORD_BITS * count).to_bytes(4 * count, "little")
-        return memoryview(raw).cast("I")
-
-    def below(self, m: int) -> int:
-        """Return an unbiased integer in [0, m)."""
-        check_bound(m)
-        return self.uniform_below(m)
-
-    def below_many(self, bounds: Iterable[int]) -> list[int]:
-        """Return one unbiased draw per bound, in order: mixed-radix digits of exact group draws."""
-        bounds = list(bounds)
-        if not bounds:
-            return []
-        low = min(bounds)
-        if low < 1:
-            check_bound(low)  # raises, naming it
-        # groups are sized by the first bound: only speed depends on that, never exactness
-        per_group = max(1, GROUP_BITS // bounds[0].bit_length())
-        digits: list[int] = []
-        append, getrandbits = digits.append, self._getrandbits
-        for start in range(0, len(bounds), per_group):
-            group = bounds[start : start + per_group]
-            # uniform below the product (as uniform_below, inlined: one call per group counts),
-            # so each digit is uniform
-            span = prod(group)
-            bits = span.bit_length()
-            x = getrandbits(bits)
-            while x >= span:
-                x = getrandbits(bits)
-            for m in group:
-                append(x % m)
-                x //= m
-        return digits
-
-    def uniform_below(self, span: int) -> int:
-        """Return an exactly uniform integer in [0, span): as many bits as span has, values >= span redrawn."""
-        bits = span.bit_length()
-        x = self._getrandbits(bits)
-        while x >= span:  # accepted with probability span / 2^bits > 1/2
-            x = self._getrandbits(bits)
-        return x
+        return self._secrets.randbits(53) / 9007199254740992.0
 
 
 class CRand:
@@ -197,5 +162,5 @@ class CRand:
 def stream(seed: str, version: int = STREAM_VERSION) -> StreamRng:
     """Return the seeded stream of the given version (only v1 exists)."""
     if version != STREAM_VERSION:
-        raise ValueError(f"unknown stream version {version}; this build knows v{STREAM_VERSION}")
+        raise ShuffleLabError("unknown stream version %r; this build knows v%d" % (version, STREAM_VERSION))
     return StreamRng(seed)

@@ -1,47 +1,75 @@
-"""Write algorithms_v1.json: every algorithm's output for fixed seeds under stream v1.
+"""Append golden vectors to algorithms_v1.json for cases it does not hold yet; never rewrite one.
 
-Run once when an algorithm is ADDED; never to "fix" a failing test. A share link made
-today must show the same cards forever, so a changed vector is a broken link.
-Usage: PYTHONPATH=py python tests/golden/make_algorithm_vectors.py
+A share link made today must show the same cards forever, so a vector, once written, is
+the contract: this script only ADDS vectors for new cases (a new algorithm, seed, deck
+size or deal) and leaves every existing one exactly as it is. A test that fails against
+a vector means the code broke a link, never that the vector needs "fixing". The only
+exception so far was made by an issue, and the README says why (random-comparator, whose
+v1 vectors were replaced when its sort became the library's own).
+
+Usage: PYTHONPATH=py python tests/golden/make_algorithm_vectors.py [--check]
+(--check: exit 1 if any case is missing, write nothing)
 """
 
 import json
+import sys
 from pathlib import Path
 
-from shufflelab import algorithms
+from shufflelab import catalog
 from shufflelab.cards import DeckSpec
-from shufflelab.rng import StreamRng
-from shufflelab.share import State, outcome_data, play
+from shufflelab.link import DealSpec, Link, outcome_data, play
+from shufflelab.rng import stream
 
+PATH = Path(__file__).with_name("algorithms_v1.json")
 SEEDS = ("golden", "♠ ünïcode ♥")
 SIZES = (0, 1, 2, 5, 52)
+EXTRA = {"random-comparator": (3, 4, 6, 7, 13)}  # its merge sort's shapes: odd and even halves
 
 
-def algorithm_vectors():
-    for algorithm in algorithms.ALGORITHMS:
+def algorithm_cases():
+    """Yield (algo, params, seed, n) for every vector the file should hold."""
+    for entry in catalog.entries():
         for seed in SEEDS:
-            for n in SIZES:
-                order = algorithm.shuffled(list(range(n)), StreamRng(seed))
-                yield {"algo": algorithm.id, "params": {}, "seed": seed, "n": n, "order": order}
-            for param in algorithm.params:
-                value = 3 if param.name == "passes" else 40
-                order = algorithm.shuffled(list(range(52)), StreamRng(seed), {param.name: value})
-                yield {"algo": algorithm.id, "params": {param.name: value}, "seed": seed, "n": 52, "order": order}
+            for n in SIZES + EXTRA.get(entry.id, ()):
+                yield entry.id, {}, seed, n
+            for param in entry.params:
+                yield entry.id, {param.name: 3 if param.name == "passes" else 40}, seed, 52
 
 
-def deal_vectors():
+def deal_cases():
+    """Yield the DealSpec of every deal vector the file should hold."""
     decks = (DeckSpec(), DeckSpec(packs=2, jokers=2), DeckSpec(kind="euchre"))
     for deck in decks:
         for style, players, cards_each in (("round-robin", 4, 5), ("blocks", 3, 7), ("pick", 2, 6)):
             for algo in ("fisher-yates", "none", "riffle-gsr"):
-                state = State(algo=algo, seed="deal golden", deck=deck, players=players,
-                              cards_each=cards_each, style=style)
-                data = outcome_data(state, play(state))
-                yield {key: data[key] for key in ("query", "order", "hands", "stock")}
+                yield DealSpec(algo, None, "deal golden", deck, players, cards_each, style)
+
+
+def append_missing(golden: dict) -> int:
+    """Add the vectors of missing cases to ``golden``; return how many were added."""
+    have = {(v["algo"], json.dumps(v["params"], sort_keys=True), v["seed"], v["n"]) for v in golden["algorithms"]}
+    added = 0
+    for algo, params, seed, n in algorithm_cases():
+        if (algo, json.dumps(params, sort_keys=True), seed, n) not in have:
+            order = catalog.get(algo).shuffled(list(range(n)), stream(seed), params)
+            golden["algorithms"].append({"algo": algo, "params": params, "seed": seed, "n": n, "order": order})
+            added += 1
+    have_deals = {v["query"] for v in golden["deals"]}
+    for spec in deal_cases():
+        query = Link(spec).to_query()
+        if query not in have_deals:
+            data = outcome_data(spec, play(spec))
+            golden["deals"].append({key: data[key] for key in ("query", "order", "hands", "stock")})
+            added += 1
+    return added
 
 
 if __name__ == "__main__":
-    out = {"algorithms": list(algorithm_vectors()), "deals": list(deal_vectors())}
-    path = Path(__file__).with_name("algorithms_v1.json")
-    path.write_text(json.dumps(out, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {path}")
+    golden = json.loads(PATH.read_text("utf-8")) if PATH.exists() else {"algorithms": [], "deals": []}
+    added = append_missing(golden)
+    if "--check" in sys.argv[1:]:
+        print(f"{added} case(s) missing from {PATH.name}")
+        sys.exit(1 if added else 0)
+    if added:
+        PATH.write_text(json.dumps(golden, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"appended {added} vector(s) to {PATH.name}")

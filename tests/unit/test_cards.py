@@ -3,6 +3,7 @@
 import pytest
 
 from shufflelab.cards import DeckError, DeckSpec, numbered_deck, standard_deck
+from shufflelab.errors import ShuffleLabError
 
 
 def test_default_deck_is_one_standard_pack_in_order():
@@ -79,11 +80,15 @@ def test_numbered_deck_labels_are_ids():
      (lambda: DeckSpec(jokers=3), "jokers per pack must be 0 to 2, not 3"),
      (lambda: numbered_deck(0), "1 to 1,000,000 items, not 0"),
      (lambda: numbered_deck(1_000_001), "not 1000001"),
-     (lambda: DeckSpec(kind="tarot"), "unknown deck kind 'tarot'")],
+     (lambda: DeckSpec(kind="tarot"), "unknown deck kind 'tarot'"),
+     (lambda: DeckSpec(packs=True), "packs must be 1 to 8, not True"),
+     (lambda: DeckSpec(jokers=1.0), "not 1.0"),
+     (lambda: numbered_deck("52"), "not 52")],
 )
 def test_bad_decks_are_refused_naming_the_value(make, message):
-    with pytest.raises(DeckError, match=message):
+    with pytest.raises(DeckError, match=message) as refused:
         make()
+    assert isinstance(refused.value, ShuffleLabError)
 
 
 def test_card_outside_deck_is_refused():
@@ -96,3 +101,16 @@ def test_bulk_labels_and_codes_match_single_cards():
         ids = list(reversed(deck.ids()))
         assert deck.labels(ids) == [deck.card(i).label for i in ids]
         assert deck.codes(ids) == [deck.card(i).code for i in ids]
+
+
+def test_deck_specs_are_equal_by_value_and_hashable():
+    assert DeckSpec(packs=2, jokers=1) == DeckSpec("standard", 2, 1) and DeckSpec() == standard_deck()
+    assert hash(DeckSpec(packs=2, jokers=1)) == hash(DeckSpec("standard", 2, 1))
+    assert len({DeckSpec(), standard_deck(), DeckSpec(kind="piquet"), numbered_deck(52)}) == 3
+    assert DeckSpec() != numbered_deck(52) and DeckSpec() != ("standard", 1, 0, 52)
+
+
+def test_cards_are_equal_by_value():
+    deck = DeckSpec(packs=2)
+    assert deck.card(0) == DeckSpec(packs=2).card(0) and hash(deck.card(0)) == hash(standard_deck().card(0))
+    assert deck.card(0) != deck.card(52)  # the same face from another pack

@@ -1,4 +1,4 @@
-"""The command line: JSON round trips with the share state, text output, one-line errors."""
+"""The command line: JSON round trips with share links, text output, one-line errors."""
 
 import json
 import os
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from shufflelab import catalog
 from shufflelab.cli import main
-from shufflelab.share import State, play
+from shufflelab.link import play, read_link
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -26,18 +27,19 @@ def test_shuffle_json_holds_the_contract_and_round_trips(capsys):
     data = json.loads(out)
     assert data["stream"] == 1 and data["algo"] == "riffle-gsr" and data["params"] == {"passes": 3}
     assert data["seed"] == "草 seed" and sorted(data["order"]) == list(range(52))
-    state, notices = State.from_query(data["query"])
-    assert notices == [] and play(state).order == data["order"]
-    assert data["labels"][0] == state.deck.card(data["order"][0]).label
+    link, notices = read_link(data["query"])
+    assert notices == [] and play(link.deal).order == data["order"]
+    assert data["labels"][0] == link.deal.deck.card(data["order"][0]).label
 
 
-def test_deal_json_matches_the_page_state(capsys):
+def test_deal_json_matches_the_page_link(capsys):
     status, out, _ = run(capsys, "deal", "--seed", "table", "--players", "3", "--cards-each", "7",
                          "--style", "blocks", "--deck", "standard", "--packs", "2", "--jokers", "1", "--json")
     data = json.loads(out)
     assert status == 0
-    state, _ = State.from_query(data["query"])
-    outcome = play(state)
+    link, notices = read_link(data["query"])
+    outcome = play(link.deal)
+    assert notices == []
     assert (outcome.deal.hands, outcome.deal.stock) == (data["hands"], data["stock"])
     assert len(data["order"]) == 106 and [len(h) for h in data["hands"]] == [7, 7, 7]
 
@@ -66,12 +68,16 @@ def test_text_output_lists_hands_and_stock(capsys):
     assert lines[4].startswith("Stock (20): ")
 
 
-def test_algorithms_lists_the_registry(capsys):
+def test_algorithms_lists_the_catalog(capsys):
     _, out, _ = run(capsys, "algorithms", "--json")
     rows = json.loads(out)
-    assert rows[0]["id"] == "fisher-yates" and {"verdict", "params", "source"} <= set(rows[0])
+    assert [(row["id"], row["verdict"]) for row in rows] == [(a.id, a.verdict) for a in catalog.entries()]
+    assert {"name", "source", "description", "params"} <= set(rows[0])
     _, text, _ = run(capsys, "algorithms")
-    assert "fisher-yates-off-by-one" in text and "biased" in text
+    # each entry is two lines: "id  verdict  name [params]", then its description, indented
+    columns = [line.split()[:2] for line in text.splitlines()[0::2]]
+    assert columns == [[a.id, a.verdict] for a in catalog.entries()]
+    assert {verdict for _, verdict in columns} == {"biased", "unbiased"}
 
 
 def test_a_million_numbered_cards(capsys):
@@ -81,11 +87,17 @@ def test_a_million_numbered_cards(capsys):
 
 @pytest.mark.parametrize(
     "argv, message",
-    [(["shuffle", "--algo", "bogo"], "unknown algorithm 'bogo'"),
+    [(["shuffle", "--algo", "bogo"], "unknown algorithm 'bogo'; choose one of fisher-yates, "),
+     (["exact", "--algo", "bogo", "--cards", "3"], "unknown algorithm 'bogo'"),
+     (["shuffle", "--algo", "riffle-gsr", "--passes", "0"], "passes must be 1 to 50, not 0"),
      (["shuffle", "--packs", "9"], "packs must be 1 to 8, not 9"),
      (["shuffle", "--passes", "3"], "fisher-yates takes no parameter 'passes'"),
      (["shuffle", "--algo", "riffle-gsr", "--passes", "x"], "invalid int value: 'x'"),
-     (["shuffle", "--seed", ""], "--seed must not be empty"),
+     (["shuffle", "--seed", ""], "the seed '' is empty"),
+     (["shuffle", "--seed", "bell\x07"], "the seed 'bell\ufffd' contains a control character (U+0007)"),
+     (["shuffle", "--seed", "two\nlines"], "contains a control character (U+000A)"),
+     (["deal", "--deck", "euchre", "--players", "5", "--cards-each", "5"],
+      "cannot deal 5 players × 5 cards = 25 cards from a 24-card deck"),
      (["shuffle", "--size", "10"], "--size applies only to --deck numbered"),
      (["shuffle", "--deck", "numbered", "--jokers", "1"], "do not apply to --deck numbered"),
      (["deal", "--players", "20", "--cards-each", "5"], "cannot deal 20 players × 5 cards = 100 cards"),
@@ -100,14 +112,27 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     assert err.count("\n") == 1 and err.startswith("shufflelab: error: ") and message in err
 
 
-def test_python_dash_m_runs_from_a_shell_without_a_traceback():
+def shell(*argv):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
-    ok = subprocess.run([sys.executable, "-m", "shufflelab", "deal", "--seed", "x", "--json"],
-                        capture_output=True, text=True, env=env)
-    assert ok.returncode == 0 and json.loads(ok.stdout)["seed"] == "x"
-    bad = subprocess.run([sys.executable, "-m", "shufflelab", "deal", "--players", "-3"],
-                         capture_output=True, text=True, env=env)
-    assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+    return subprocess.run([sys.executable, "-m", "shufflelab", *argv], capture_output=True, text=True, env=env)
+
+
+def test_python_dash_m_runs_from_a_shell():
+    ok = shell("deal", "--seed", "x", "--json")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["seed"] == "x" and ok.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [(["deal", "--players", "-3"], "need at least 1 player, not -3"),
+     (["shuffle", "--seed", "ctrl\x01char"], "U+0001"),
+     (["deal", "--players", "9", "--cards-each", "9"], "81 cards from a 52-card deck"),
+     (["shuffle", "--algo", "bogo"], "'bogo'")],
+)
+def test_errors_reach_a_shell_as_one_line_without_a_traceback(argv, named):
+    bad = shell(*argv)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1 and named in bad.stderr
 
 
 def test_riffle_tv_measures_small_decks_beside_the_exact_distance(capsys):

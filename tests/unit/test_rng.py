@@ -1,18 +1,21 @@
 """The randomness module: stream v1 against an independent JavaScript derivation, and exactness."""
 
-import itertools
+import base64
+import hmac
 import json
-import math
 import shutil
+import struct
 import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shufflelab import algorithms
-from shufflelab.rng import CRand, FastRng, StreamRng, SystemRng, new_seed, stream
+from shufflelab.errors import ShuffleLabError
+from shufflelab.rng import SEED_BYTES, CRand, StreamRng, SystemRng, new_seed, seed_text, stream
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden"
 GOLDEN = json.loads((GOLDEN_DIR / "stream_v1.json").read_text(encoding="utf-8"))
@@ -59,73 +62,26 @@ def test_stream_rejects_words_in_the_biased_tail():
 
 def test_stream_version_other_than_1_is_refused():
     assert stream("a").version == 1
-    with pytest.raises(ValueError, match="unknown stream version 2"):
+    with pytest.raises(ShuffleLabError, match="unknown stream version 2"):
         stream("a", 2)
 
 
-@pytest.mark.parametrize("make", [lambda: StreamRng("b"), SystemRng, lambda: FastRng(3)])
+@pytest.mark.parametrize("make", [lambda: StreamRng("b"), SystemRng])
 @pytest.mark.parametrize("m", [0, -1, 2**32 + 1])
 def test_bad_bounds_are_refused(make, m):
     with pytest.raises(ValueError, match="below"):
         make().below(m)
 
 
-@given(st.lists(st.integers(1, 2**32), min_size=0, max_size=40), st.integers(0, 2**64))
-def test_fast_below_many_is_in_range(bounds, seed):
-    values = FastRng(seed).below_many(bounds)
-    assert len(values) == len(bounds)
-    assert all(0 <= v < m for v, m in zip(values, bounds))
-
-
-def fast_rng_answering(values):
-    """A FastRng whose getrandbits answers these values in turn (recording the widths asked)."""
-    rng = FastRng(0)
-    answers = iter(values)
-    rng.widths = []
-
-    def scripted(bits):
-        rng.widths.append(bits)
-        return next(answers)
-
-    rng._getrandbits = scripted
-    return rng
-
-
-@pytest.mark.parametrize("bounds", [[3, 5, 2], [7], [2, 2, 2, 2], [1, 6, 1]])
-def test_fast_source_digits_take_each_combination_exactly_once(bounds):
-    # one draw below the product: its 2^bits possible values are each equally likely; those
-    # at or above the product are redrawn, and the rest must give every digit tuple once
-    span = math.prod(bounds)
-    bits = span.bit_length()
-    seen = Counter()
-    for value in range(2**bits):
-        rng = fast_rng_answering([value, 0])  # 0 (< span) ends a redraw
-        digits = tuple(rng.below_many(bounds))
-        if value >= span:
-            assert rng.widths == [bits, bits] and digits == tuple([0] * len(bounds))
-        else:
-            assert rng.widths == [bits]
-            seen[digits] += 1
-    assert set(seen.values()) == {1}
-    assert sorted(seen) == sorted(itertools.product(*(range(m) for m in bounds)))
-
-
-def test_fast_source_groups_long_lists_of_bounds():
-    rng = fast_rng_answering(itertools.repeat(0))
-    rng.below_many([2**32] * 20)  # 33-bit bounds: 3 to a 120-bit group, so 7 draws
-    assert len(rng.widths) == 7
-
-
-def test_fast_and_stream_sources_are_uniform_for_small_bounds():
-    for rng in (FastRng(11), StreamRng("uniform")):
-        counts = Counter(rng.below_many([6] * 60000))
-        # chi-square with 5 df: 25 is far beyond the 0.9999 quantile (~25.7 at 0.99995)
-        chi2 = sum((counts[k] - 10000) ** 2 / 10000 for k in range(6))
-        assert chi2 < 25
+def test_the_stream_is_uniform_for_small_bounds():
+    counts = Counter(StreamRng("uniform").below_many([6] * 60000))
+    # chi-square with 5 df: 25 is far beyond the 0.9999 quantile (~25.7 at 0.99995)
+    chi2 = sum((counts[k] - 10000) ** 2 / 10000 for k in range(6))
+    assert chi2 < 25
 
 
 def test_random_floats_are_in_unit_interval():
-    for rng in (FastRng(1), StreamRng("f"), SystemRng()):
+    for rng in (StreamRng("f"), SystemRng()):
         values = [rng.random() for _ in range(1000)]
         assert all(0.0 <= v < 1.0 for v in values)
         assert len(set(values)) > 990
@@ -146,3 +102,49 @@ def test_c_rand_is_the_ansi_c_sample_generator():
         16838, 5758, 10113, 17515, 31051, 5627, 23010, 7419, 16212, 4086,
     ]
     assert all(0 <= CRand(s).rand() <= CRand.RAND_MAX for s in (0, 2**32 - 1, 12345))
+
+
+# --- stream v1 is HMAC-SHA256 (RFC 2104), built here on hashlib for MicroPython ------------------
+
+# key lengths in UTF-8 bytes around SHA-256's 64-byte block: a longer key is hashed first
+KEYS = ["", "k", "k" * 64, "k" * 65, "k" * 300, "é" * 32, "é" * 33, "♠" * 22]
+
+
+@pytest.mark.parametrize("seed", KEYS, ids=lambda s: f"{len(s.encode())}-bytes")
+def test_stream_blocks_are_hmac_sha256_of_the_counter(seed):
+    rng = StreamRng(seed)
+    key = seed.encode("utf-8")
+    for counter in (0, 1, 2, 255, 2**32, 2**64 - 1):
+        assert rng.block(counter) == hmac.digest(key, counter.to_bytes(8, "big"), "sha256")
+    # the words are the blocks' big-endian 32-bit words, block 0 first
+    expected = struct.unpack(">8I", rng.block(0)) + struct.unpack(">8I", rng.block(1))
+    assert tuple(rng.word() for _ in range(16)) == expected
+
+
+@pytest.mark.parametrize("raw", [bytes(range(n)) for n in range(41)] + [b"\xff" * n for n in range(1, 5)],
+                         ids=lambda raw: f"{len(raw)}-{raw[-1:].hex()}")
+def test_seed_text_is_unpadded_url_safe_base64(raw):
+    assert seed_text(raw) == base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+@given(st.binary(max_size=40))
+def test_seed_text_is_unpadded_url_safe_base64_for_any_bytes(raw):
+    assert seed_text(raw) == base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def test_new_seed_takes_its_bits_from_the_given_source():
+    asked = []
+
+    def source(count):
+        asked.append(count)
+        return [255 - i for i in range(count)]  # as a JavaScript Uint8Array arrives: any sequence of bytes
+
+    seed = new_seed(source)
+    assert asked == [SEED_BYTES] and len(seed) == 43
+    assert seed == seed_text(bytes(255 - i for i in range(SEED_BYTES)))
+
+
+@pytest.mark.parametrize("count", [0, SEED_BYTES - 1, SEED_BYTES + 1])
+def test_new_seed_refuses_a_source_giving_the_wrong_byte_count(count):
+    with pytest.raises(ValueError, match=f"a seed needs 32 random bytes, got {count}"):
+        new_seed(lambda _: bytes(count))

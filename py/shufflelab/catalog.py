@@ -1,0 +1,300 @@
+"""The catalog: one entry per algorithm, holding everything there is to know about it.
+
+An entry has the port (``algorithms.py``), its parameters, the verdict and the texts the
+page and the CLI show, and the analysis side: how its exact answers are found (a
+whole-order model, a position-matrix model, in words), how the tally makes its decks
+fast, and what its exact matrix costs. Built-in algorithms and users' own shuffles
+register the same way, through ``register()``; ``tests/unit/test_catalog.py`` checks
+that every entry is complete and that every model it names exists.
+
+The analysis parts are named, not imported ("exact.matrices:swap_any" is the function
+``swap_any`` of ``shufflelab.exact.matrices``): the catalog is part of the portable core
+and runs on MicroPython, where the analysis modules (CPython and Pyodide only) are never
+loaded. ``resolve()`` imports a named part when the analysis asks for it; a custom
+shuffle may give the functions themselves.
+"""
+
+from . import algorithms
+from .errors import ShuffleLabError
+
+UNBIASED = "unbiased"
+BIASED = "biased"
+VERDICTS = (UNBIASED, BIASED)
+ENUMERATE = "enumerate"  # the whole-order model that replays every path of the port's below() answers
+DEFAULT_ALGORITHM = "fisher-yates"
+
+
+class UnknownAlgorithm(ShuffleLabError):
+    """An algorithm id that is not in the catalog."""
+
+
+class ParamError(ShuffleLabError):
+    """An algorithm parameter that is unknown, not a whole number, or out of range."""
+
+
+class Param:
+    """An integer parameter of an algorithm, with its default and inclusive limits."""
+
+    __slots__ = ("name", "label", "default", "minimum", "maximum")
+
+    def __init__(self, name: str, label: str, default: int, minimum: int, maximum: int) -> None:
+        self.name = name
+        self.label = label
+        self.default = default
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def __repr__(self) -> str:
+        return "Param(%r, %d..%d, default %d)" % (self.name, self.minimum, self.maximum, self.default)
+
+    def check(self, value) -> int:
+        """Return ``value`` if it is a whole number within limits, else raise ParamError naming it."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ParamError("%s must be a whole number, not %r" % (self.name, value))
+        if not self.minimum <= value <= self.maximum:
+            raise ParamError("%s must be %d to %d, not %d" % (self.name, self.minimum, self.maximum, value))
+        return value
+
+
+class Algorithm:
+    """One catalog entry: the single description the page, the CLI, the lab and the tests read.
+
+    ``orders``, ``matrix``, ``kernel``, ``deck_maker`` and ``matrix_seconds`` name analysis
+    functions ("module:function" under ``shufflelab``) or are the functions themselves:
+    ``orders(n, params) -> (numerators by order, denominator)`` gives the exact whole-order
+    distribution (ENUMERATE: replay the port); ``matrix(n, params, one) -> rows`` the exact
+    card × position matrix (None: there is none, and ``no_matrix_reason`` says why);
+    ``kernel`` makes bit-sliced blocks of decks and ``deck_maker`` whole decks in bulk for
+    the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n)`` is
+    what a first exact matrix costs in CPython (None: under a blink).
+    """
+
+    __slots__ = ("id", "name", "source", "description", "verdict", "port", "params", "orders", "matrix",
+                 "no_matrix_reason", "method", "kernel", "deck_maker", "matrix_seconds", "builtin")
+
+    def __init__(self, id: str, name: str, source: str, description: str, verdict: str, port,
+                 params: tuple = (), orders=ENUMERATE, matrix=None, no_matrix_reason: str = "",
+                 method: str = "", kernel=None, deck_maker=None, matrix_seconds=None,
+                 builtin: bool = False) -> None:
+        self.id = id
+        self.name = name
+        self.source = source
+        self.description = description
+        self.verdict = verdict
+        self.port = port
+        self.params = tuple(params)
+        self.orders = orders
+        self.matrix = matrix
+        self.no_matrix_reason = no_matrix_reason
+        self.method = method or "the port, every path enumerated"
+        self.kernel = kernel
+        self.deck_maker = deck_maker
+        self.matrix_seconds = matrix_seconds
+        self.builtin = builtin
+
+    def __repr__(self) -> str:
+        return "Algorithm(%r)" % self.id
+
+    @property
+    def biased(self) -> bool:
+        """True when the algorithm is known not to give every order equally often."""
+        return self.verdict == BIASED
+
+    def resolve_params(self, given=None) -> dict:
+        """Return every parameter's value: given ones checked, missing ones defaulted."""
+        given = dict(given or {})
+        known = [p.name for p in self.params]
+        for name in sorted(given):
+            if name not in known:
+                raise ParamError("%s takes no parameter %r" % (self.id, name))
+        return {p.name: p.check(given.get(p.name, p.default)) for p in self.params}
+
+    def param_items(self, given=None) -> tuple:
+        """Return ``((name, value), ...)`` for every parameter, in the entry's order (dicts are unordered on MicroPython)."""
+        values = self.resolve_params(given)
+        return tuple((p.name, values[p.name]) for p in self.params)
+
+    def shuffled(self, cards, rng, params=None) -> list:
+        """Return a new list: ``cards`` shuffled by this algorithm with checked parameters."""
+        return self.port(cards, rng, **self.resolve_params(params))
+
+    def resolve(self, part: str):
+        """Return the analysis function an entry names for ``part`` (None where it has none)."""
+        reference = getattr(self, part)
+        if reference is None or callable(reference) or reference == ENUMERATE:
+            return reference
+        module_name, _, attribute = reference.partition(":")
+        module = __import__("shufflelab." + module_name, None, None, [attribute])
+        return getattr(module, attribute)
+
+    def check_complete(self) -> None:
+        """Raise ShuffleLabError naming the first missing or malformed part of the entry."""
+        for name in ("id", "name", "source", "description", "method"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise ShuffleLabError("catalog entry %r needs a %s" % (self.id, name))
+        if self.verdict not in VERDICTS:
+            raise ShuffleLabError("catalog entry %r has verdict %r; choose %s" % (self.id, self.verdict, " or ".join(VERDICTS)))
+        if not callable(self.port):
+            raise ShuffleLabError("catalog entry %r needs a port: a function (cards, rng, **params) -> list" % self.id)
+        if any(not isinstance(p, Param) for p in self.params):
+            raise ShuffleLabError("catalog entry %r: parameters must be Param" % self.id)
+        if self.orders is None:
+            raise ShuffleLabError("catalog entry %r needs a whole-order model (ENUMERATE replays the port)" % self.id)
+        if self.matrix is None and not self.no_matrix_reason:
+            raise ShuffleLabError("catalog entry %r has no position matrix and must say why" % self.id)
+        if self.kernel is not None and self.deck_maker is not None:
+            raise ShuffleLabError("catalog entry %r: a tally kernel or a deck maker, not both" % self.id)
+
+
+_REGISTRY = {}
+_ORDER = []  # ids in registration order (MicroPython's dicts keep no order)
+
+
+def register(entry: Algorithm) -> Algorithm:
+    """Add a complete entry to the catalog under a new id and return it."""
+    entry.check_complete()
+    if entry.id in _REGISTRY:
+        raise ShuffleLabError("an algorithm with id %r is already in the catalog" % entry.id)
+    _REGISTRY[entry.id] = entry
+    _ORDER.append(entry.id)
+    return entry
+
+
+def unregister(algorithm_id: str) -> None:
+    """Remove a user's algorithm (built-ins stay: share links name them)."""
+    entry = get(algorithm_id)
+    if entry.builtin:
+        raise ShuffleLabError("%r is built in and cannot be removed" % algorithm_id)
+    del _REGISTRY[algorithm_id]
+    _ORDER.remove(algorithm_id)
+
+
+def get(algorithm_id: str) -> Algorithm:
+    """Return the catalog entry for ``algorithm_id`` or raise UnknownAlgorithm naming it."""
+    entry = _REGISTRY.get(algorithm_id)
+    if entry is None:
+        raise UnknownAlgorithm("unknown algorithm %r; choose one of %s" % (algorithm_id, ", ".join(_ORDER)))
+    return entry
+
+
+def ids() -> tuple:
+    """Return every registered id, built-ins first, in registration order."""
+    return tuple(_ORDER)
+
+
+def entries() -> tuple:
+    """Return every registered entry, in registration order."""
+    return tuple(_REGISTRY[i] for i in _ORDER)
+
+
+def shuffled(cards, algorithm_id: str, rng, params=None) -> list:
+    """Return a new list: ``cards`` shuffled by the named algorithm with checked parameters."""
+    return get(algorithm_id).shuffled(cards, rng, params)
+
+
+# --- the built-in algorithms (ids are part of the share-link contract) ----------------
+
+PASSES = Param("passes", "Passes", 7, 1, 50)
+REPETITIONS = Param("repetitions", "Repetitions", 15000, 1, 100000)
+ENUMERATED = "the port, every path enumerated"
+
+ALGORITHMS = tuple(register(entry) for entry in (
+    Algorithm(
+        "fisher-yates", "Fisher–Yates (Durstenfeld)", "seed 000 (Durstenfeld 1964)",
+        "Swap a random unshuffled card with the last unshuffled one; every order equally likely.",
+        UNBIASED, algorithms.fisher_yates,
+        matrix="exact.matrices:fisher_yates", method=ENUMERATED,
+        kernel="tally.kernels:fisher_yates_block", builtin=True,
+    ),
+    Algorithm(
+        "splice", "Fisher–Yates by splicing", "seed 001, spliceShuffle",
+        "Pull a random unshuffled card out and splice it back in after them; fair but O(n²).",
+        UNBIASED, algorithms.splice,
+        matrix="exact.matrices:splice", method=ENUMERATED, builtin=True,
+    ),
+    Algorithm(
+        "stack", "Fisher–Yates as a stack", "seed 001, stackShuffle",
+        "Pull a random unshuffled card out and push it on the end; fair but O(n²).",
+        UNBIASED, algorithms.stack,
+        matrix="exact.matrices:stack", method=ENUMERATED, builtin=True,
+    ),
+    Algorithm(
+        "random-key", "Sort by random keys", "Bostock, Will It Shuffle? (2012)",
+        "Give every card an independent random number and sort by it; fair, O(n log n).",
+        UNBIASED, algorithms.random_key,
+        orders="exact.orders:uniform", matrix="exact.matrices:uniform",
+        method="exactly uniform (exchangeable keys; ties have probability below n²/2^54)", builtin=True,
+    ),
+    Algorithm(
+        "riffle-gsr", "Riffle (Gilbert–Shannon–Reeds)", "Gilbert–Shannon–Reeds model; Bayer & Diaconis (1992)",
+        "Cut binomially, drop cards from each packet in proportion to its size; close to fair only from about 7 passes.",
+        BIASED, algorithms.riffle_gsr, (PASSES,),
+        orders="exact.orders:riffle_gsr", matrix="exact.matrices:riffle_gsr",
+        method="Binomial cut and uniform interleaving per pass (checked against the port), passes composed",
+        deck_maker="tally.makers:riffle_gsr_decks", builtin=True,
+    ),
+    Algorithm(
+        "fisher-yates-off-by-one", "Fisher–Yates off by one (Sattolo)", "seed 001, Math.floor(Math.random() * index)",
+        "Picks the swap partner only below the current card, so no card can stay: only cyclic orders come out.",
+        BIASED, algorithms.fisher_yates_off_by_one,
+        matrix="exact.matrices:off_by_one", method=ENUMERATED,
+        kernel="tally.kernels:fisher_yates_off_by_one_block", builtin=True,
+    ),
+    Algorithm(
+        "naive-pairs", "Swap random pairs", "seed 001, naiveShuffle",
+        "n swaps of two random positions; some cards never move, so the start order shows through.",
+        BIASED, algorithms.naive_pairs,
+        orders="exact.orders:naive_pairs", matrix="exact.matrices:naive_pairs",
+        method="n independent swaps of two uniform positions (checked against the port)",
+        kernel="tally.kernels:naive_pairs_block", builtin=True,
+    ),
+    Algorithm(
+        "swap-any", "Swap with any position", "seed 001, altNaiveShuffle",
+        "Swap each card with any position; n^n equally likely paths cannot spread evenly over n! orders.",
+        BIASED, algorithms.swap_any,
+        orders="exact.orders:swap_any", matrix="exact.matrices:swap_any",
+        method="n independent swaps with a uniform position (checked against the port)",
+        kernel="tally.kernels:swap_any_block", builtin=True,
+    ),
+    Algorithm(
+        "c-rand", "C rand() % n", "seed 003 (C, srand/rand)",
+        "Swap card i with rand() % n: the swap-any bias, modulo bias, and a 32-bit seed that reaches at most 2^32 orders.",
+        BIASED, algorithms.c_rand,
+        orders="exact.orders:c_rand", matrix="exact.matrices:c_rand",
+        method="an ideal rand(): each rand() % n distributed as 0..32767 fall modulo n; the LCG's correlations left out",
+        kernel="tally.kernels:c_rand_block", builtin=True,
+    ),
+    Algorithm(
+        "riffle-physical", "Hand riffle (article model)", "seed 001, riffleShuffle",
+        ("The article's hand-riffle model with JavaScript splice semantics; its first drop is always empty "
+         "and it stays biased at 7 passes."),
+        BIASED, algorithms.riffle_physical, (PASSES,),
+        orders="exact.physical:orders", matrix="exact.physical:matrix",
+        method="the port's steps as a Markov chain on whole states, self-loops summed; passes composed",
+        matrix_seconds="exact.physical:matrix_seconds", builtin=True,
+    ),
+    Algorithm(
+        "cut-insert", "Cut and insert", "seed 002",
+        "Cut the top part off at random and insert it at a random place, over and over; the top part never goes to the bottom.",
+        BIASED, algorithms.cut_insert, (REPETITIONS,),
+        orders="exact.orders:cut_insert", matrix="exact.matrices:cut_insert",
+        method="the port, every path of one repetition enumerated; repetitions composed", builtin=True,
+    ),
+    Algorithm(
+        "random-comparator", "Sort with a random comparator", "Bostock; the 2010 browser-ballot bug",
+        "Merge sort with a comparator that answers at random; the result depends on the sort and is far from fair.",
+        BIASED, algorithms.random_comparator,
+        no_matrix_reason=("random-comparator has no exact position matrix: which comparisons the sort makes "
+                          "depends on earlier answers, so a card's position is not a Markov chain; "
+                          "use the whole-order distribution (n ≤ 7) or the measured tally"),
+        method="the port, every path enumerated (a fair coin per comparison)",
+        deck_maker="tally.makers:random_comparator_decks", builtin=True,
+    ),
+    Algorithm(
+        "none", "No shuffle", "seed 001, 'No Shuffle'",
+        "Leave the deck in order; with the 'pick' deal this is the article's dealing of random cards from an ordered deck.",
+        BIASED, algorithms.no_shuffle,
+        matrix="exact.matrices:identity", method=ENUMERATED,
+        kernel="tally.kernels:unshuffled_block", builtin=True,
+    ),
+))

@@ -1,0 +1,523 @@
+"""Share links: one table of fields, from which reading, writing, the form and the limits derive.
+
+A link holds two things, kept apart:
+
+* ``DealSpec``: the permanent deal contract (stream version, algorithm and parameters,
+  seed, deck, players, cards each, style). It is validated when made and hashable; a
+  valid v1 link shows the same cards forever.
+* ``View``: the page's view state (tab, the lab's deck size and heat-map view, the
+  tally seed). It may change meaning between versions; the deal never does.
+
+``FIELDS`` describes every URL parameter and form control once. ``read_link`` never
+raises: a missing, unknown, malformed or out-of-range value falls back to its default
+with one ``Notice`` naming it. ``Link.to_query`` writes what ``read_link`` reads back.
+``play`` turns a deal into cards: the CLI and the page both call it, which is why they
+agree card for card.
+
+Portable core: runs unchanged on CPython, Pyodide and MicroPython.
+"""
+
+from . import catalog
+from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckError, DeckSpec
+from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError, check_deal, deal
+from .errors import ShuffleLabError
+from .rng import STREAM_VERSION, new_seed, stream
+from .urlquery import encode_query, parse_query
+
+MAX_SEED_LENGTH = 256
+MAX_TALLY_SEED_LENGTH = 64
+MAX_PAGE_DECK = 1000  # the page draws every card; the CLI and library go to 1,000,000
+MAX_PLAYERS = 52
+DEFAULT_PLAYERS = 4
+DEFAULT_CARDS_EACH = 5
+VIEWS = ("deal", "lab")
+HEAT_VIEWS = ("observed", "exact", "difference")
+LAB_MIN_N, LAB_MAX_N, LAB_DEFAULT_N = 2, 128, 52
+MAX_WHOLE_NUMBER_DIGITS = 9
+SHOWN_UNKNOWN_KEYS = 3
+# parameters that links pick up from social apps and ad trackers: not ours, not worth a notice
+TRACKING_KEYS = ("fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "twclid", "ttclid",
+                 "igshid", "mc_cid", "mc_eid", "_ga", "_gl", "ref_src", "ref_url", "si", "spm")
+
+
+class SeedError(ShuffleLabError):
+    """A seed that is not 1 to 256 code points of text without control characters."""
+
+
+class Notice:
+    """One replaced value: which field (a URL key) and a sentence that quotes the value."""
+
+    __slots__ = ("field", "text")
+
+    def __init__(self, field: str, text: str) -> None:
+        self.field = field
+        self.text = text
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Notice) and (self.field, self.text) == (other.field, other.text)
+
+    def __repr__(self) -> str:
+        return "Notice(%r, %r)" % (self.field, self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# --- text rules ---------------------------------------------------------------------------
+
+
+def text_problem(text: str, max_length: int, allow_empty: bool = False):
+    """Return why ``text`` is not a usable seed, or None: 1 to max_length code points, no controls, no surrogates."""
+    if not text and not allow_empty:
+        return "is empty"
+    if len(text) > max_length:
+        return "is longer than %d characters" % max_length
+    for character in text:
+        code = ord(character)
+        if code < 0x20 or 0x7F <= code < 0xA0:
+            return "contains a control character (U+%04X)" % code
+        if 0xD800 <= code <= 0xDFFF:
+            return "contains an unpaired surrogate (U+%04X)" % code
+    return None
+
+
+def check_seed(text: str) -> str:
+    """Return ``text`` if it is a valid seed, else raise SeedError saying why."""
+    problem = text_problem(text, MAX_SEED_LENGTH)
+    if problem:
+        raise SeedError("the seed %s %s" % (quoted(text), problem))
+    return text
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """Return ``text`` in quotes, shortened to ``limit`` characters, with what would break the line shown as '\ufffd'."""
+    short = text if len(text) <= limit else text[:limit - 1] + "…"
+    return "'" + "".join("\ufffd" if _breaks_line(c) else c for c in short) + "'"
+
+
+def _breaks_line(character: str) -> bool:
+    """True for control characters, surrogates and the line and paragraph separators."""
+    code = ord(character)
+    return code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code <= 0xDFFF or code in (0x2028, 0x2029)
+
+
+def whole_number(text: str):
+    """Return the whole number ``text`` spells (ASCII digits, an optional leading '-', spaces around), or None."""
+    digits = text.strip(" \t\n\r\f\v")
+    negative = digits.startswith("-")
+    if negative:
+        digits = digits[1:]
+    if not 1 <= len(digits) <= MAX_WHOLE_NUMBER_DIGITS or any(c not in "0123456789" for c in digits):
+        return None
+    return -int(digits) if negative else int(digits)
+
+
+# --- the field table ----------------------------------------------------------------------
+
+
+class Field:
+    """One URL parameter and form control: its key, words, kind, limits and when it applies."""
+
+    __slots__ = ("key", "label", "kind", "part", "default", "low", "high", "choices", "control", "applies")
+
+    def __init__(self, key: str, label: str, kind: str, part: str, default=None, low=None, high=None,
+                 choices=None, control=None, applies=None) -> None:
+        self.key = key  # the URL parameter
+        self.label = label  # how a notice names it
+        self.kind = kind  # "version", "whole", "choice", "seed" or "text"
+        self.part = part  # "deal" (the permanent contract) or "view"
+        self.default = default
+        self.low = low  # whole numbers: inclusive limits; texts: high is the maximum length
+        self.high = high
+        self.choices = choices  # a tuple, or a function returning one (the catalog can grow)
+        self.control = control  # the form control's element id on the page, if it has one
+        self.applies = applies  # applies(values read so far) -> bool; None: always
+
+    def __repr__(self) -> str:
+        return "Field(%r)" % self.key
+
+    def options(self) -> tuple:
+        """Return the allowed values of a choice field."""
+        return self.choices() if callable(self.choices) else self.choices
+
+    def applies_to(self, values: dict) -> bool:
+        """True when this field means something for the values read before it."""
+        return self.applies is None or self.applies(values)
+
+    def read(self, raw, values: dict, fresh_seed):
+        """Return ``(value, notice or None)`` for a raw URL value (None: absent; False: not UTF-8)."""
+        if raw is None:
+            return (fresh_seed() if self.kind == "seed" else self.default), None
+        if raw is False:
+            return self._reject(values, fresh_seed, "%s is not valid UTF-8 text" % self.label)
+        if self.kind == "version":
+            return self._read_version(raw, values, fresh_seed)
+        if self.kind == "whole":
+            number = whole_number(raw)
+            if number is None:
+                return self._reject(values, fresh_seed, "%s %s is not a whole number from %d to %d" % (
+                    self.label, quoted(raw), self.low, self.high))
+            if not self.low <= number <= self.high:
+                return self._reject(values, fresh_seed, "%s %s is outside %d to %d" % (
+                    self.label, quoted(raw), self.low, self.high))
+            return number, None
+        if self.kind == "choice":
+            options = self.options()
+            if raw not in options:
+                listed = "is unknown" if len(options) > 6 else "is not one of " + ", ".join(options)
+                return self._reject(values, fresh_seed, "%s %s %s" % (self.label, quoted(raw), listed))
+            return raw, None
+        if self.kind == "seed" and raw == "":
+            return fresh_seed(), None
+        problem = text_problem(raw, self.high, allow_empty=self.kind == "text")
+        if problem:
+            return self._reject(values, fresh_seed, "%s %s %s" % (self.label, quoted(raw), problem))
+        return raw, None
+
+    def _read_version(self, raw: str, values: dict, fresh_seed):
+        number = whole_number(raw)
+        if number is not None and number > STREAM_VERSION:
+            return STREAM_VERSION, Notice(self.key, (
+                "This link was made by a newer version of Shuffle Lab (stream v%d); this version knows "
+                "v%d, so the cards shown are not the ones the link was made with" % (number, STREAM_VERSION)))
+        if number != STREAM_VERSION:
+            return self._reject(values, fresh_seed, "Stream version %s is not a version number" % quoted(raw))
+        return number, None
+
+    def _reject(self, values: dict, fresh_seed, why: str):
+        value = fresh_seed() if self.kind == "seed" else self.default
+        instead = "a new seed" if self.kind == "seed" else ("none" if value == "" else str(value))
+        return value, Notice(self.key, "%s; using %s" % (why, instead))
+
+
+def _has_param(name: str):
+    return lambda values: any(p.name == name for p in catalog.get(values["algo"]).params)
+
+
+def _param_fields() -> list:
+    """One field per parameter name in the catalog, in order of first appearance."""
+    fields, seen = [], []
+    for entry in catalog.entries():
+        for param in entry.params:
+            if param.name not in seen:
+                seen.append(param.name)
+                fields.append(Field(param.name, param.label, "whole", "deal", param.default, param.minimum,
+                                    param.maximum, control="param-" + param.name, applies=_has_param(param.name)))
+    return fields
+
+
+def _numbered(values: dict) -> bool:
+    return values["deck"] == "numbered"
+
+
+def _playing_cards(values: dict) -> bool:
+    return values["deck"] != "numbered"
+
+
+# The order is the order of a link's query.
+FIELDS = tuple(
+    [Field("v", "Stream version", "version", "deal", STREAM_VERSION),
+     Field("algo", "Algorithm", "choice", "deal", catalog.DEFAULT_ALGORITHM, choices=catalog.ids,
+           control="algorithm")]
+    + _param_fields()
+    + [Field("seed", "Seed", "seed", "deal", None, 1, MAX_SEED_LENGTH, control="seed"),
+       Field("deck", "Deck", "choice", "deal", "standard", choices=DECK_KINDS, control="deck-kind"),
+       Field("packs", "Packs", "whole", "deal", 1, 1, MAX_PACKS, control="packs", applies=_playing_cards),
+       Field("jokers", "Jokers a pack", "whole", "deal", 0, 0, MAX_JOKERS_PER_PACK, control="jokers",
+             applies=_playing_cards),
+       Field("size", "Items", "whole", "deal", 52, 1, MAX_PAGE_DECK, control="size", applies=_numbered),
+       Field("players", "Players", "whole", "deal", DEFAULT_PLAYERS, 1, MAX_PLAYERS, control="players"),
+       Field("cards", "Cards each", "whole", "deal", DEFAULT_CARDS_EACH, 0, MAX_PAGE_DECK, control="cards-each"),
+       Field("style", "Deal style", "choice", "deal", DEFAULT_STYLE, choices=DEAL_STYLES, control="deal-style"),
+       Field("view", "View", "choice", "view", VIEWS[0], choices=VIEWS),
+       Field("n", "Lab cards", "whole", "view", LAB_DEFAULT_N, LAB_MIN_N, LAB_MAX_N, control="lab-n"),
+       Field("heat", "Heat map view", "choice", "view", HEAT_VIEWS[0], choices=HEAT_VIEWS),
+       Field("tseed", "Tally seed", "text", "view", "", 0, MAX_TALLY_SEED_LENGTH, control="tally-seed")]
+)
+FIELD_BY_KEY = {field.key: field for field in FIELDS}
+
+
+def field(key: str) -> Field:
+    """Return the field of a URL key."""
+    return FIELD_BY_KEY[key]
+
+
+# --- the deal contract and the view ----------------------------------------------------------
+
+
+class DealSpec:
+    """A valid, hashable deal: everything that decides the cards (treat it as immutable).
+
+    Making one checks every value and raises a ShuffleLabError naming the first bad one.
+    ``params`` is every parameter of the algorithm as ``((name, value), ...)`` in the
+    catalog's order (defaults filled in). Without a seed a fresh one is drawn (CPython only:
+    the page always passes its own).
+    """
+
+    __slots__ = ("version", "algo", "params", "seed", "deck", "players", "cards_each", "style")
+
+    def __init__(self, algo: str = catalog.DEFAULT_ALGORITHM, params=None, seed: str = None,
+                 deck: DeckSpec = None, players: int = DEFAULT_PLAYERS, cards_each: int = DEFAULT_CARDS_EACH,
+                 style: str = DEFAULT_STYLE, version: int = STREAM_VERSION) -> None:
+        if version != STREAM_VERSION:
+            raise ShuffleLabError("unknown stream version %r; this build knows v%d" % (version, STREAM_VERSION))
+        self.version = version
+        self.algo = catalog.get(algo).id
+        self.params = catalog.get(algo).param_items(dict(params or ()))
+        self.seed = check_seed(new_seed() if seed is None else seed)
+        self.deck = deck if deck is not None else DeckSpec()
+        if not isinstance(self.deck, DeckSpec):
+            raise DeckError("a deal needs a DeckSpec, not %r" % (self.deck,))
+        for name, value in (("players", players), ("cards each", cards_each)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise DealError("%s must be a whole number, not %r" % (name, value))
+        check_deal(len(self.deck), players, cards_each, style)
+        self.players = players
+        self.cards_each = cards_each
+        self.style = style
+
+    def _key(self) -> tuple:
+        return (self.version, self.algo, self.params, self.seed, self.deck, self.players, self.cards_each, self.style)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DealSpec) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "DealSpec(algo=%r, params=%r, seed=%r, deck=%r, players=%r, cards_each=%r, style=%r)" % self._key()[1:]
+
+    @property
+    def algorithm(self) -> catalog.Algorithm:
+        """The catalog entry of ``algo``."""
+        return catalog.get(self.algo)
+
+    def resolved_params(self) -> dict:
+        """Every parameter of the algorithm by name, defaults filled in."""
+        return dict(self.params)
+
+    def replace(self, **changes) -> "DealSpec":
+        """Return a new, checked DealSpec with some fields changed (parameters kept only if they still apply)."""
+        values = {"algo": self.algo, "params": self.params, "seed": self.seed, "deck": self.deck,
+                  "players": self.players, "cards_each": self.cards_each, "style": self.style,
+                  "version": self.version}
+        values.update(changes)
+        known = [p.name for p in catalog.get(values["algo"]).params]
+        values["params"] = [(k, v) for k, v in dict(values["params"] or ()).items() if k in known]
+        return DealSpec(**values)
+
+
+class View:
+    """What the page shows besides the deal: the tab, and the bias lab's settings."""
+
+    __slots__ = ("view", "lab_n", "heat", "tally_seed")
+
+    def __init__(self, view: str = VIEWS[0], lab_n: int = LAB_DEFAULT_N, heat: str = HEAT_VIEWS[0],
+                 tally_seed: str = "") -> None:
+        self.view = view
+        self.lab_n = lab_n
+        self.heat = heat
+        self.tally_seed = tally_seed
+
+    def _key(self) -> tuple:
+        return (self.view, self.lab_n, self.heat, self.tally_seed)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, View) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return "View(view=%r, lab_n=%r, heat=%r, tally_seed=%r)" % self._key()
+
+    def replace(self, **changes) -> "View":
+        """Return a copy with some fields changed."""
+        values = {"view": self.view, "lab_n": self.lab_n, "heat": self.heat, "tally_seed": self.tally_seed}
+        values.update(changes)
+        return View(**values)
+
+
+class Link:
+    """A deal and a view: everything a share link carries."""
+
+    __slots__ = ("deal", "view")
+
+    def __init__(self, deal_spec: DealSpec, view: View = None) -> None:
+        self.deal = deal_spec
+        self.view = view if view is not None else View()
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Link) and (self.deal, self.view) == (other.deal, other.view)
+
+    def __hash__(self) -> int:
+        return hash((self.deal, self.view))
+
+    def __repr__(self) -> str:
+        return "Link(%r, %r)" % (self.deal, self.view)
+
+    def values(self) -> dict:
+        """Return every field's value by URL key (fields that do not apply are absent)."""
+        spec, view = self.deal, self.view
+        deck = spec.deck
+        values = {"v": spec.version, "algo": spec.algo, "seed": spec.seed, "deck": deck.kind,
+                  "players": spec.players, "cards": spec.cards_each, "style": spec.style,
+                  "view": view.view, "n": view.lab_n, "heat": view.heat, "tseed": view.tally_seed}
+        values.update(spec.params)
+        if deck.kind == "numbered":
+            values["size"] = deck.size
+        else:
+            values["packs"] = deck.packs
+            values["jokers"] = deck.jokers
+        return values
+
+    def to_query(self) -> str:
+        """Return the URL query (without '?') that ``read_link`` reads back as this link.
+
+        Every deal field is written, so the link keeps its meaning if a default ever
+        changes; view fields only when they differ from their defaults (shorter links).
+        """
+        values = self.values()
+        pairs = []
+        for f in FIELDS:
+            if f.key in values and f.applies_to(values) and (f.part == "deal" or values[f.key] != f.default):
+                pairs.append((f.key, str(values[f.key])))
+        return encode_query(pairs)
+
+    def replace_deal(self, **changes) -> "Link":
+        """Return a link with the deal changed (checked), the view kept."""
+        return Link(self.deal.replace(**changes), self.view)
+
+    def replace_view(self, **changes) -> "Link":
+        """Return a link with the view changed, the deal kept."""
+        return Link(self.deal, self.view.replace(**changes))
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def read_link(query: str, fresh_seed=new_seed, strict_deal: bool = False):
+    """Return ``(Link, notices)`` for a URL query; never raises (but see ``strict_deal``).
+
+    An impossible deal (more cards than the deck) becomes "deal no cards" with a notice,
+    or, with ``strict_deal`` (a form the user is editing), raises DealError so nothing changes.
+    """
+    raw = {}
+    unknown = []
+    for key, value in parse_query(query):
+        if key in FIELD_BY_KEY:
+            if key not in raw:  # the first of repeated keys wins
+                raw[key] = False if value is None else value
+        elif not _is_tracking(key) and key not in unknown:
+            unknown.append(key)
+    return read_values(raw, fresh_seed, strict_deal, unknown)
+
+
+def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unknown=()):
+    """Return ``(Link, notices)`` from raw texts by URL key (the form's values, or a query's).
+
+    A raw value is a string, or False for text that was not valid UTF-8; absent keys take
+    their defaults.
+    """
+    values = {}
+    notices = []
+    for f in FIELDS:
+        if not f.applies_to(values):
+            continue
+        value, notice = f.read(raw.get(f.key), values, fresh_seed)
+        values[f.key] = value
+        if notice is not None:
+            notices.append(notice)
+    try:
+        check_deal(_deck_of(values).__len__(), values["players"], values["cards"], values["style"])
+    except DealError as error:
+        if strict_deal:
+            raise
+        notices.append(Notice("cards", "%s; dealing no cards instead" % _sentence_start(str(error))))
+        values["cards"] = 0
+    if unknown:
+        notices.append(_unknown_notice(unknown))
+    return _link_from(values), notices
+
+
+def _deck_of(values: dict) -> DeckSpec:
+    if values["deck"] == "numbered":
+        return DeckSpec(kind="numbered", size=values["size"])
+    return DeckSpec(kind=values["deck"], packs=values["packs"], jokers=values["jokers"])
+
+
+def _link_from(values: dict) -> Link:
+    entry = catalog.get(values["algo"])
+    params = [(p.name, values[p.name]) for p in entry.params]
+    spec = DealSpec(values["algo"], params, values["seed"], _deck_of(values), values["players"],
+                    values["cards"], values["style"], values["v"])
+    return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"]))
+
+
+def _is_tracking(key: str) -> bool:
+    return key.startswith("utm_") or key in TRACKING_KEYS
+
+
+def _unknown_notice(keys: list) -> Notice:
+    shown = ", ".join(quoted(k, 20) for k in keys[:SHOWN_UNKNOWN_KEYS])
+    more = " and %d more" % (len(keys) - SHOWN_UNKNOWN_KEYS) if len(keys) > SHOWN_UNKNOWN_KEYS else ""
+    noun = "parameter" if len(keys) == 1 else "parameters"
+    return Notice("", "Ignored %d unknown %s: %s%s" % (len(keys), noun, shown, more))
+
+
+def _sentence_start(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- playing a deal -----------------------------------------------------------------------------
+
+
+class Outcome:
+    """What a deal produces: the shuffled deck and the hands dealt from its top."""
+
+    __slots__ = ("order", "deal")
+
+    def __init__(self, order: list, dealt) -> None:
+        self.order = order
+        self.deal = dealt
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Outcome) and (self.order, self.deal) == (other.order, other.deal)
+
+
+def play(spec: DealSpec) -> Outcome:
+    """Shuffle the deal's deck with its seeded stream, then deal from the top."""
+    rng = stream(spec.seed, spec.version)
+    order = spec.algorithm.shuffled(spec.deck.ids(), rng, dict(spec.params))
+    # the pick deal draws from the same stream, right after the shuffle
+    return Outcome(order, deal(order, spec.players, spec.cards_each, spec.style, rng))
+
+
+def outcome_data(spec: DealSpec, outcome: Outcome) -> dict:
+    """Return plain data for JSON: the contract of ``shufflelab deal --json``."""
+    deck = spec.deck
+    return {
+        "stream": spec.version,
+        "algo": spec.algo,
+        "params": spec.resolved_params(),
+        "seed": spec.seed,
+        "deck": deck.as_dict(),
+        "order": outcome.order,
+        "labels": deck.labels(outcome.order),
+        "codes": deck.codes(outcome.order),
+        "players": spec.players,
+        "cards_each": spec.cards_each,
+        "style": spec.style,
+        "hands": outcome.deal.hands,
+        "hand_labels": [deck.labels(hand) for hand in outcome.deal.hands],
+        "stock": outcome.deal.stock,
+        "query": link_query(spec),
+    }
+
+
+def link_query(spec: DealSpec):
+    """Return the page's URL query for a deal, or None when the page's limits can't carry it (e.g. 100,000 cards)."""
+    query = Link(spec).to_query()
+    back, notices = read_link(query, lambda: "")
+    return query if not notices and back.deal == spec else None

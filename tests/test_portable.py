@@ -1,0 +1,57 @@
+"""The portable core on MicroPython (in Node, scripts/micropython.mjs) and on CPython: the golden vectors.
+
+tests/portable/check_core.py is one script for both interpreters; here it runs under the
+PyScript build of MicroPython that the page uses, and in-process under CPython.
+"""
+
+import importlib.util
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HARNESS = ROOT / "scripts" / "micropython.mjs"
+CHECKER = ROOT / "tests" / "portable" / "check_core.py"
+GOLDEN = ROOT / "tests" / "golden"
+LOADER = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
+CLOSING = re.compile(r"^portable: (\d+) passed, (\d+) failed$", re.MULTILINE)
+
+
+def run_micropython(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``node scripts/micropython.mjs ARGS`` from the repository root; fail (never skip) without node."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not on PATH: install Node 20+, then run `npm ci` (MicroPython comes from npm)")
+    if not LOADER.is_file():
+        pytest.fail(f"{LOADER.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
+    return subprocess.run([node, str(HARNESS), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def closing_counts(output: str) -> tuple[int, int]:
+    """Return (passed, failed) from the checker's last ``portable: N passed, M failed`` line."""
+    found = CLOSING.findall(output)
+    assert found, f"no closing 'portable: N passed, M failed' line in:\n{output}"
+    passed, failed = found[-1]
+    return int(passed), int(failed)
+
+
+def test_golden_vectors_on_micropython():
+    done = run_micropython("--mount", "tests/golden=/golden", "tests/portable/check_core.py", "/golden")
+    output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
+    assert done.returncode == 0, output
+    passed, failed = closing_counts(done.stdout)
+    assert passed >= 1 and failed == 0, output
+
+
+def test_golden_vectors_on_cpython(capsys):
+    spec = importlib.util.spec_from_file_location("check_core", CHECKER)
+    check_core = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_core)
+    status = check_core.main([str(GOLDEN)])
+    output = capsys.readouterr().out
+    assert status == 0, output
+    passed, failed = closing_counts(output)
+    assert passed >= 1 and failed == 0, output

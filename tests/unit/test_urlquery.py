@@ -1,0 +1,88 @@
+"""URL queries: written and read exactly as ``urllib.parse`` does, with strict UTF-8."""
+
+from urllib.parse import parse_qsl, urlencode
+from urllib.parse import quote_plus as stdlib_quote_plus
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from shufflelab.urlquery import encode_query, parse_query, quote_plus
+
+pairs = st.lists(st.tuples(st.text(), st.text()), max_size=8)
+# query-ish text: the characters that mean something in a query, percent escapes (good, bad and
+# half), '+', and any other character
+query_pieces = st.one_of(
+    st.sampled_from(["&", "=", "+", "%", "%2", "%41", "%e2%80%8d", "%C3%A9", "%FF", "%ED%A0%80", "?", ";"]),
+    st.text(max_size=4),
+)
+queries = st.lists(query_pieces, max_size=20).map("".join)
+
+
+@given(st.text())
+def test_quote_plus_is_urllibs(text):
+    assert quote_plus(text) == stdlib_quote_plus(text)
+
+
+@given(pairs)
+def test_encode_query_is_urlencode(items):
+    assert encode_query(items) == urlencode(items)
+
+
+def _strict_parse_qsl(query):
+    """urllib's reading, or None when some key or value is not valid UTF-8."""
+    try:
+        return parse_qsl(query, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        return None
+
+
+@settings(max_examples=300)
+@given(queries)
+def test_parse_query_is_parse_qsl_whenever_the_text_is_utf8(query):
+    assume(not query.startswith("?"))  # parse_qsl keeps a leading '?' in the first key; we drop it
+    expected = _strict_parse_qsl(query)
+    assume(expected is not None)
+    assert parse_query(query) == expected
+
+
+@given(queries)
+def test_a_leading_question_mark_is_dropped(query):
+    assume(not query.startswith("?"))  # only the one '?' that starts location.search is dropped
+    assert parse_query("?" + query) == parse_query(query)
+
+
+invalid_utf8 = st.binary(min_size=1, max_size=12).filter(lambda raw: _decodes(raw) is None)
+
+
+def _decodes(raw):
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+@given(st.text(min_size=1).filter(lambda k: "&" not in k and "=" not in k), invalid_utf8)
+def test_a_value_that_is_not_utf8_is_none(key, raw):
+    query = urlencode([(key, raw)])  # urlencode percent-encodes bytes as they are
+    assert parse_query(query) == [(key, None)]
+
+
+@pytest.mark.parametrize("value", ["%FF%FE", "%C3", "%ED%A0%80", "%F4%90%80%80", "%C0%AF", "a%80b"])
+def test_classic_invalid_sequences_are_none(value):
+    # a lone byte, a cut sequence, a surrogate, beyond U+10FFFF, an overlong '/', a stray continuation
+    assert parse_query("seed=" + value) == [("seed", None)]
+
+
+def test_a_percent_not_followed_by_two_hex_digits_stays_as_it_is():
+    assert parse_query("a=%&b=%4&c=%zz&d=100%25") == [("a", "%"), ("b", "%4"), ("c", "%zz"), ("d", "100%")]
+
+
+def test_a_key_that_is_not_utf8_is_kept_in_a_shown_form():
+    [(key, value)] = parse_query("%FFk%C3=1")
+    assert (key, value) == ("\ufffdk\ufffd", "1")
+
+
+@given(pairs)
+def test_encode_then_parse_gives_the_pairs_back(items):
+    assert parse_query(encode_query(items)) == items
