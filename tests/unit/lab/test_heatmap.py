@@ -2,7 +2,7 @@
 
 import pytest
 
-from shufflelab import heatmap
+from shufflelab.lab import heatmap
 
 
 def test_as_expected_is_white_and_the_ends_are_the_scale_ends():

@@ -1,0 +1,253 @@
+"""Exact card × position matrices: P[i][j], the chance that card i (starting at i) ends at j.
+
+Each model follows the port's steps on the columns (position → card probabilities), so
+it works for any deck size; passes and repetitions compose as matrix powers. Floats by
+default, exact Fractions on request. An algorithm whose positions are not a Markov chain
+has none, and its catalog entry says why.
+"""
+
+import math
+from fractions import Fraction
+from itertools import repeat
+from operator import add, mul
+
+from .. import catalog
+from ..errors import ShuffleLabError
+from .enumeration import Distribution
+from .errors import NoExactMatrix
+from .orders import RAND_SPAN, ideal_rand_residue_weights
+
+Matrix = list[list]
+
+
+def position_matrix(algorithm_id: str, n: int, params: dict | None = None, exact: bool = False) -> Matrix:
+    """Return P[i][j]: the probability that card i, starting at position i, ends at position j.
+
+    Floats by default (each row sums to 1 within rounding); exact Fractions with
+    ``exact=True`` (meant for small n). Raises NoExactMatrix, with the entry's reason,
+    for an algorithm that has none.
+    """
+    entry = catalog.get(algorithm_id)
+    resolved = entry.resolve_params(params)
+    if n < 0:
+        raise ShuffleLabError(f"a deck cannot have {n} cards")
+    model = entry.resolve("matrix")
+    if model is None:
+        raise NoExactMatrix(entry.no_matrix_reason)
+    if n == 0:
+        return []
+    return model(n, resolved, Fraction(1) if exact else 1.0)
+
+
+def matrix_seconds_estimate(algorithm_id: str, n: int) -> float:
+    """Return roughly how many CPython seconds a first ``position_matrix`` call takes; 0 where well under one."""
+    estimate = catalog.get(algorithm_id).resolve("matrix_seconds")
+    return estimate(n) if estimate is not None else 0.0
+
+
+def position_matrix_from_distribution(dist: Distribution, n: int) -> Matrix:
+    """Return the exact position matrix implied by a whole-order distribution."""
+    matrix = [[Fraction(0)] * n for _ in range(n)]
+    for order, p in dist.items():
+        for position, card in enumerate(order):
+            matrix[card][position] += p
+    return matrix
+
+
+# --- the models the catalog names (n, params, one) -> Matrix --------------------
+
+
+def _identity(n: int, one) -> Matrix:
+    zero = one - one
+    return [[one if i == j else zero for j in range(n)] for i in range(n)]
+
+
+def uniform(n: int, params: dict, one) -> Matrix:
+    """Every card equally likely at every position."""
+    return [[one / n] * n for _ in range(n)]
+
+
+def identity(n: int, params: dict, one) -> Matrix:
+    """Every card stays where it is."""
+    return _identity(n, one)
+
+
+def _transpose(columns: list[list]) -> Matrix:
+    return [list(row) for row in zip(*columns)]
+
+
+def _blend(a: list, wa, b: list, wb) -> list:
+    """Return wa·a + wb·b, elementwise."""
+    return list(map(add, map(mul, a, repeat(wa)), map(mul, b, repeat(wb))))
+
+
+def _scaled_sum(columns: list[list], weights: list) -> list:
+    """Return Σ weights[k]·columns[k], elementwise."""
+    return [sum(map(mul, cells, weights)) for cells in zip(*columns)]
+
+
+def _swap_with(columns: list[list], i: int, weights: list) -> None:
+    """Update columns (position → card probabilities) for 'swap position i with j ~ weights'."""
+    held = columns[i]
+    columns[i] = _scaled_sum(columns, weights)
+    for j, w in enumerate(weights):
+        if j != i and w:
+            columns[j] = _blend(columns[j], 1 - w, held, w)
+
+
+def _swap_uniform_below(columns: list[list], i: int, span: int, one) -> None:
+    """Update columns for 'swap position i with j uniform in [0, span)' (span ≤ n)."""
+    w = one / span
+    held = columns[i]
+    picked = [sum(cells) * w for cells in zip(*columns[:span])]
+    for j in range(span):
+        if j != i:
+            columns[j] = _blend(columns[j], 1 - w, held, w)
+    columns[i] = picked
+
+
+def fisher_yates(n: int, params: dict, one) -> Matrix:
+    """Swap position i (n-1 down to 1) with one uniform in [0, i]."""
+    columns = _identity(n, one)
+    for i in range(n - 1, 0, -1):
+        _swap_uniform_below(columns, i, i + 1, one)
+    return _transpose(columns)
+
+
+def off_by_one(n: int, params: dict, one) -> Matrix:
+    """Swap position i (n-1 down to 1) with one uniform in [0, i): Sattolo's cycles."""
+    columns = _identity(n, one)
+    for i in range(n - 1, 0, -1):
+        _swap_uniform_below(columns, i, i, one)
+    return _transpose(columns)
+
+
+def swap_any(n: int, params: dict, one) -> Matrix:
+    """Swap position i (n-1 down to 0) with one uniform in [0, n)."""
+    columns = _identity(n, one)
+    for i in range(n - 1, -1, -1):
+        _swap_uniform_below(columns, i, n, one)
+    return _transpose(columns)
+
+
+def c_rand(n: int, params: dict, one) -> Matrix:
+    """Swap position i (0 up) with rand() % n of an ideal rand()."""
+    weights = [one * w / RAND_SPAN for w in ideal_rand_residue_weights(n)]
+    columns = _identity(n, one)
+    for i in range(n):
+        _swap_with(columns, i, weights)
+    return _transpose(columns)
+
+
+def naive_pairs(n: int, params: dict, one) -> Matrix:
+    """n swaps of two uniform positions, in closed form."""
+    # each step keeps a card with weight 1 − 2/n and spreads 2/n² everywhere:
+    # M ← (1 − 2/n)·M + (2/n²)·J, so after n steps M = a·I + (1 − a)/n·J with a = (1 − 2/n)^n
+    stay = (1 - 2 * one / n) ** n
+    spread = (1 - stay) / n
+    return [[stay + spread if i == j else spread for j in range(n)] for i in range(n)]
+
+
+def _move_step(columns: list[list], count: int, target: int, one) -> None:
+    """Update columns for 'pull a uniform card from positions [0, count), insert it at target'."""
+    n = len(columns)
+    picked = [sum(cells) / count for cells in zip(*columns[:count])]
+    moved = columns[:]
+    for j in range(target):
+        # position j now holds old j if the pulled card was below j, else old j + 1
+        below = one * min(j + 1, count) / count
+        moved[j] = _blend(columns[j], 1 - below, columns[j + 1], below) if below else columns[j]
+    moved[target] = picked
+    columns[:] = moved[:n]
+
+
+def stack(n: int, params: dict, one) -> Matrix:
+    """Pull a uniform card from the unshuffled ones and push it last, n times."""
+    columns = _identity(n, one)
+    for count in range(n, 0, -1):
+        _move_step(columns, count, n - 1, one)
+    return _transpose(columns)
+
+
+def splice(n: int, params: dict, one) -> Matrix:
+    """Pull a uniform card from the unshuffled ones and splice it back after them, n times."""
+    columns = _identity(n, one)
+    for count in range(n, 0, -1):
+        # JS splice(count, 0, x) on the n-1 cards left after the pull: index count, or the end
+        _move_step(columns, count, min(count, n - 1), one)
+    return _transpose(columns)
+
+
+def riffle_gsr_pass_matrix(n: int, one=1.0) -> Matrix:
+    """Return one GSR riffle's position matrix, in closed form.
+
+    Summing over the Binomial(n, 1/2) cut c, the top card i lands at q with probability
+    C(q, i)·2^(n−1−q)/2^n, and a bottom card i with C(n−1−q, n−1−i)·2^q/2^n.
+    """
+    scale = 1 << n
+    return [[one * (math.comb(q, i) * (1 << (n - 1 - q)) + math.comb(n - 1 - q, n - 1 - i) * (1 << q)) / scale
+             for q in range(n)] for i in range(n)]
+
+
+def riffle_gsr(n: int, params: dict, one) -> Matrix:
+    """One GSR pass's closed form raised to ``passes``."""
+    return matrix_power(riffle_gsr_pass_matrix(n, one), params["passes"])
+
+
+def cut_insert_step_matrix(n: int, one=1.0) -> Matrix:
+    """Return one cut-insert repetition's position matrix (split s uniform, paste q uniform below n − s)."""
+    zero = one - one
+    matrix = [[zero] * n for _ in range(n)]
+    for split in range(n):
+        rest = n - split
+        w = one / (n * rest)
+        for i in range(split):
+            # a top card moves to paste + i, for each of the rest possible pastes
+            for q in range(rest):
+                matrix[i][q + i] += w
+        for i in range(split, n):
+            k = i - split
+            # a rest card ends at k when the top part is pasted after it, else it keeps i
+            matrix[i][k] += w * (rest - 1 - k)
+            matrix[i][i] += w * (k + 1)
+    return matrix
+
+
+def cut_insert(n: int, params: dict, one) -> Matrix:
+    """One repetition's matrix raised to ``repetitions``."""
+    return matrix_power(cut_insert_step_matrix(n, one), params["repetitions"])
+
+
+def matrix_product(a: Matrix, b: Matrix) -> Matrix:
+    """Return a·b for square matrices given as lists of rows."""
+    columns = list(zip(*b))
+    return [[sum(map(mul, row, column)) for column in columns] for row in a]
+
+
+def matrix_power(m: Matrix, k: int) -> Matrix:
+    """Return m^k (k ≥ 1) of a stochastic matrix by repeated squaring.
+
+    Float rows are renormalised after each product: squaring doubles a row-sum error,
+    so 15000 repetitions would otherwise turn 1e-16 into 1e-11.
+    """
+    result = None
+    square = m
+    while True:
+        if k & 1:
+            result = square if result is None else _stochastic_product(result, square)
+        k >>= 1
+        if not k:
+            return result
+        square = _stochastic_product(square, square)
+
+
+def _stochastic_product(a: Matrix, b: Matrix) -> Matrix:
+    product = matrix_product(a, b)
+    if not product or not isinstance(product[0][0], float):
+        return product
+    return [[x / total for x in row] if (total := math.fsum(row)) > 0 else row for row in product]
+
+
+def splice_start(r: int, length: int) -> int:
+    """Return where JavaScript's splice(r, ...) starts in an array of ``length``."""
+    return max(length + r, 0) if r < 0 else min(r, length)

@@ -1,0 +1,140 @@
+"""The bias lab's worker protocol: typed messages, versioned, as JSON text plus raw bytes.
+
+The page (MicroPython, main thread) and the lab's worker (Pyodide) exchange JSON text, so
+nothing depends on how PyScript converts objects between interpreters, and raw bytes
+for the two big arrays (heat-map pixels and counts), which reach the page as JavaScript
+``Uint8Array``s that the page hands to the canvas without copying them into Python. A
+request is a JSON object with ``"protocol": 1``; every answer is a list, its first item
+an envelope and the rest the message's ``BLOBS`` in order:
+
+    ['{"protocol": 1, "ok": true, "kind": "snapshot", "data": {...}}', pixels, counts]
+    ['{"protocol": 1, "ok": false, "error": "one line for the user"}']
+
+``answer(message)`` and ``failure(text)`` write answers in the worker; ``read(answer,
+Kind)`` reads one on the page and returns the message, or raises ProtocolError with the
+worker's one line (or a version mismatch). Portable core: the page imports it.
+"""
+
+import json
+
+from ..errors import ShuffleLabError
+
+PROTOCOL_VERSION = 1
+
+
+class ProtocolError(ShuffleLabError):
+    """An answer that is a failure, of the wrong kind, or from another protocol version."""
+
+
+class Message:
+    """A plain message: ``FIELDS`` in order, to and from a dict of JSON values."""
+
+    KIND = ""
+    FIELDS = ()
+    BLOBS = ()  # fields sent as raw bytes after the envelope, not inside the JSON
+
+    def __init__(self, *values, **named) -> None:
+        for name, value in zip(self.FIELDS, values):
+            setattr(self, name, value)
+        for name in self.FIELDS[len(values):]:
+            setattr(self, name, named.get(name))
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % (n, getattr(self, n)) for n in self.FIELDS))
+
+    def to_dict(self) -> dict:
+        """Return the message's JSON fields (BLOBS travel apart)."""
+        return {name: getattr(self, name) for name in self.FIELDS if name not in self.BLOBS}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Message":
+        """Return the message a dict describes; a missing field is None."""
+        return cls(**{name: data.get(name) for name in cls.FIELDS})
+
+
+class TallyConfig(Message):
+    """What to tally: algorithm id, its parameters as [[name, value], ...], deck size n, and a tally seed or None."""
+
+    KIND = "config"
+    FIELDS = ("algo", "params", "n", "seed")
+
+
+class ExactStatus(Message):
+    """Whether the exact card × position matrix exists (the matrix itself, once), why not, and what it cost or would cost."""
+
+    KIND = "exact"
+    FIELDS = ("available", "matrix", "reason", "seconds", "pending_seconds")
+
+
+class Snapshot(Message):
+    """The tally so far, drawn for one heat-map view.
+
+    ``pixels`` (bytes): the heat map as RGBA, one pixel per cell, row = card; ``counts``
+    (bytes): the n × n counts row-major as little-endian unsigned 64-bit integers, read one
+    cell at a time for the tooltip (``count_at``), never parsed whole on the page (and
+    never as JavaScript numbers, which MicroPython's bridge truncates to 32 bits);
+    ``legend``: [[score, text]]; ``summary``: the verdict, its sentence, the figures and
+    the fixed-point bars.
+    """
+
+    KIND = "snapshot"
+    FIELDS = ("n", "trials", "rate", "legend", "summary", "pixels", "counts")
+    BLOBS = ("pixels", "counts")
+
+    def count_at(self, card: int, position: int) -> int:
+        """Return how many shuffles put ``card`` at ``position``."""
+        start = 8 * (card * self.n + position)
+        return int.from_bytes(bytes(self.counts[start + k] for k in range(8)), "little")
+
+
+class RiffleReport(Message):
+    """Exact total variation distances after 1..k riffles of n cards, and measured ones for tiny decks."""
+
+    KIND = "riffle"
+    FIELDS = ("n", "tv", "measured", "measured_trials", "seconds")
+
+
+def answer(message: Message) -> list:
+    """Return a successful answer: the JSON envelope, then the message's blobs."""
+    envelope = json.dumps({"protocol": PROTOCOL_VERSION, "ok": True, "kind": message.KIND, "data": message.to_dict()})
+    return [envelope] + [getattr(message, name) for name in message.BLOBS]
+
+
+def failure(text: str) -> list:
+    """Return a failed answer: the JSON envelope with one line of text."""
+    return [json.dumps({"protocol": PROTOCOL_VERSION, "ok": False, "error": " ".join(str(text).split())[:300]})]
+
+
+def request(message: Message) -> str:
+    """Return a request's JSON text (requests carry the version too)."""
+    data = message.to_dict()
+    data["protocol"] = PROTOCOL_VERSION
+    return json.dumps(data)
+
+
+def read_request(text: str, kind) -> Message:
+    """Return the request a JSON text holds, or raise ProtocolError."""
+    data = json.loads(text)
+    if data.get("protocol") != PROTOCOL_VERSION:
+        raise ProtocolError("the page speaks lab protocol %r, this worker %d: reload the page"
+                            % (data.get("protocol"), PROTOCOL_VERSION))
+    return kind.from_dict(data)
+
+
+def read(answer, kind) -> Message:
+    """Return the message of an answer (a list, or a JavaScript array on the page), or raise ProtocolError."""
+    envelope = json.loads(answer[0])
+    if envelope.get("protocol") != PROTOCOL_VERSION:
+        raise ProtocolError("the lab's worker speaks protocol %r, this page %d: reload the page"
+                            % (envelope.get("protocol"), PROTOCOL_VERSION))
+    if not envelope.get("ok"):
+        raise ProtocolError(envelope.get("error") or "the lab's worker failed")
+    if envelope.get("kind") != kind.KIND:
+        raise ProtocolError("expected a %s answer from the lab's worker, got %r" % (kind.KIND, envelope.get("kind")))
+    message = kind.from_dict(envelope["data"])
+    for index, name in enumerate(kind.BLOBS, 1):
+        setattr(message, name, answer[index])
+    return message

@@ -1,0 +1,191 @@
+"""The bias lab's service: one tally session at a time, answered as protocol envelopes.
+
+This is what the lab's worker (Pyodide) runs; ``py/worker.py`` only exports these
+functions. Each exported function takes plain values or a JSON request and returns a
+protocol answer (``protocol.py``); a library error (``ShuffleLabError``) comes back as a
+failure answer with one line for the page; any other exception is a bug and propagates.
+CPython and Pyodide only.
+"""
+
+import time
+from array import array
+
+from .. import catalog
+from ..errors import ShuffleLabError
+from ..exact import position_matrix, riffle_tv
+from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, measured_riffle_tv
+from . import heatmap, protocol
+from .protocol import ExactStatus, RiffleReport, Snapshot, TallyConfig
+from .summary import summarize
+
+FIRST_BATCH = 64
+MEASURED_RIFFLE_TRIALS = 10_000  # per k, for decks of at most 5 cards
+# big enough for the bit-sliced kernels (a batch costs n² work however few decks), small
+# enough to keep run_for near its budget
+TARGET_BATCH_SECONDS = 0.08
+MAX_RUN_MILLISECONDS = 1000
+# the riffle-physical matrix took 66 s in Pyodide and 15 s in CPython 3.11 here (52 cards)
+PYODIDE_SLOWDOWN = 4.4
+ASK_FIRST_SECONDS = 2.0  # a longer exact matrix waits for the user to ask: the worker can't tally meanwhile
+HEAT_VIEWS = ("observed", "exact", "difference")
+
+
+class Session:
+    """One tally configuration: its tally, and its exact matrix once computed."""
+
+    def __init__(self, config: TallyConfig) -> None:
+        entry = catalog.get(str(config.algo))
+        self.algo = entry.id
+        self.params = entry.resolve_params(dict(config.params or ()))
+        self.n = config.n
+        self.tally = Tally(self.algo, self.n, self.params, config.seed or None)
+        self.batch = FIRST_BATCH
+        self.busy_seconds = 0.0
+        self.matrix = None
+        self.matrix_reason = ""
+        self.matrix_seconds = None
+
+    def run_for(self, seconds: float) -> None:
+        """Add batches of shuffles for about ``seconds``, sizing batches to the speed seen."""
+        deadline = time.perf_counter() + seconds
+        while True:
+            started = time.perf_counter()
+            self.tally.run(self.batch)
+            spent = time.perf_counter() - started
+            self.busy_seconds += spent
+            if spent < TARGET_BATCH_SECONDS / 2:
+                self.batch *= 2
+            elif spent > TARGET_BATCH_SECONDS * 2 and self.batch > 1:
+                self.batch //= 2
+            if time.perf_counter() + spent > deadline:
+                return
+
+    def slow_matrix_seconds(self, computed: set) -> float:
+        """Return the browser seconds a first exact matrix would take, if that is too long to just do."""
+        estimate = catalog.get(self.algo).resolve("matrix_seconds")
+        if estimate is None or (self.algo, self.n) in computed:
+            return 0.0
+        seconds = estimate(self.n) * PYODIDE_SLOWDOWN
+        return seconds if seconds > ASK_FIRST_SECONDS else 0.0
+
+    def ensure_matrix(self, computed: set) -> None:
+        """Compute the exact card × position matrix once, or note why there is none."""
+        if self.matrix is not None or self.matrix_reason:
+            return
+        computed.add((self.algo, self.n))  # the exact package caches per-pass work by n
+        started = time.perf_counter()
+        try:
+            self.matrix = [[float(p) for p in row] for row in position_matrix(self.algo, self.n, self.params)]
+        except ShuffleLabError as reason:  # no matrix exists, or it would cost too much
+            self.matrix_reason = str(reason)
+        self.matrix_seconds = time.perf_counter() - started
+
+    def exact_status(self, computed: set) -> ExactStatus:
+        """Whether the exact matrix exists, why not, and what it cost or would cost."""
+        pending = self.matrix is None and not self.matrix_reason
+        return ExactStatus(self.matrix is not None, self.matrix, self.matrix_reason, self.matrix_seconds,
+                           self.slow_matrix_seconds(computed) if pending else 0.0)
+
+    def snapshot(self, view: str) -> Snapshot:
+        """Return the counts, rate, statistics and heat-map pixels for ``view``."""
+        counts, trials = self.tally.counts, self.tally.trials
+        matrix = self.matrix
+        if view == "exact" and matrix is not None:
+            scores = heatmap.exact_scores(matrix)
+        elif view == "difference" and matrix is not None:
+            scores = heatmap.difference_scores(counts, trials, matrix)
+        else:
+            scores = heatmap.observed_scores(counts, trials)
+        flat = array("Q", [count for row in counts for count in row])
+        if flat.itemsize != 8 or array("H", [1]).tobytes() != b"\x01\x00":
+            raise RuntimeError("the counts' wire format needs 8-byte little-endian integers")
+        return Snapshot(
+            self.n, trials, trials / self.busy_seconds if self.busy_seconds else 0.0,
+            [list(tick) for tick in heatmap.legend(view)],
+            summarize(counts, self.tally.fixed_points, matrix),
+            heatmap.rgba(scores), flat.tobytes(),
+        )
+
+
+def answering(method):
+    """Return the method with library errors (ShuffleLabError) answered as failure envelopes."""
+
+    def call(*args):
+        try:
+            return method(*args)
+        except ShuffleLabError as error:
+            return protocol.failure(str(error))
+
+    call.__name__ = method.__name__
+    call.__doc__ = method.__doc__
+    return call
+
+
+class LabService:
+    """The worker's state: the current session and which slow matrices are cached."""
+
+    def __init__(self) -> None:
+        self.session = None
+        self.computed = set()  # (algo, n) whose slow exact matrices the exact package has cached
+
+    @answering
+    def configure(self, config_json: str) -> list:
+        """Start a new tally for a TallyConfig; answer its ExactStatus (a fast matrix is computed now)."""
+        config = protocol.read_request(config_json, TallyConfig)
+        self.session = Session(config)
+        if not self.session.slow_matrix_seconds(self.computed):
+            self.session.ensure_matrix(self.computed)
+        return protocol.answer(self.session.exact_status(self.computed))
+
+    @answering
+    def compute_exact(self) -> list:
+        """Compute the exact matrix now, however long it takes; answer its ExactStatus."""
+        session = self.current()
+        session.ensure_matrix(self.computed)
+        return protocol.answer(session.exact_status(self.computed))
+
+    @answering
+    def run_for(self, milliseconds, view: str) -> list:
+        """Tally for about ``milliseconds`` (at most a second) and answer a Snapshot drawn for ``view``."""
+        session = self.current()
+        session.run_for(max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000)
+        return protocol.answer(session.snapshot(_view(view)))
+
+    @answering
+    def snapshot(self, view: str) -> list:
+        """Answer a Snapshot of the tally so far, drawn for ``view``, without shuffling more."""
+        return protocol.answer(self.current().snapshot(_view(view)))
+
+    @answering
+    def riffle(self, n, max_k) -> list:
+        """Answer a RiffleReport: exact distances after 1..max_k riffles, and measured ones for n ≤ 5."""
+        started = time.perf_counter()
+        n, max_k = int(n), int(max_k)
+        measured = None
+        if n <= MAX_MEASURED_RIFFLE_CARDS:
+            measured = measured_riffle_tv(n, max_k, MEASURED_RIFFLE_TRIALS)
+        tv = [float(d) for d in riffle_tv(n, max_k)]
+        return protocol.answer(RiffleReport(n, tv, measured, MEASURED_RIFFLE_TRIALS if measured else None,
+                                            time.perf_counter() - started))
+
+    def current(self) -> Session:
+        """Return the session, or raise ShuffleLabError when none was configured."""
+        if self.session is None:
+            raise ShuffleLabError("the lab has no tally yet: configure one first")
+        return self.session
+
+
+def _view(view: str) -> str:
+    """Return a heat-map view name, or raise ShuffleLabError naming it."""
+    if view not in HEAT_VIEWS:
+        raise ShuffleLabError("unknown heat-map view %r; choose %s" % (view, ", ".join(HEAT_VIEWS)))
+    return view
+
+
+SERVICE = LabService()
+configure = SERVICE.configure
+compute_exact = SERVICE.compute_exact
+run_for = SERVICE.run_for
+snapshot = SERVICE.snapshot
+riffle = SERVICE.riffle
+EXPORTS = ["configure", "compute_exact", "run_for", "snapshot", "riffle"]

@@ -1,0 +1,245 @@
+"""Bit-slicing: many decks at once, one bit per deck in each big integer.
+
+Position ``p`` of ``lanes`` decks is ``K = (n - 1).bit_length()`` big integers
+("planes"): bit ``l`` of plane ``q`` is bit ``q`` of the card at position ``p`` in deck
+``l``. One ``&`` or ``^`` on two planes then works on every deck inside C: a swap with a
+partner that differs from deck to deck costs ``O(i * K)`` big-integer operations for the
+whole block; partners are drawn as planes by plain rejection, so every one is exactly
+uniform and independent.
+"""
+
+from typing import Protocol
+
+from .fast_rng import FastRng
+
+# When this few lanes are still rejected, drawing them one by one beats another full round.
+FIX_ONE_BY_ONE_AT = 12
+# Spare random planes kept per width for redraws (see SpareBits); 4 measured best of 2, 4, all.
+SPARE_SETS_KEPT = 4
+
+Columns = list[list[int]]  # columns[p][q]: plane q of position p, one bit per deck
+
+
+class LaneSource(Protocol):
+    """What the kernels need from a source of randomness."""
+
+    def bits(self, count: int) -> int:
+        """Return ``count`` independent uniform random bits as a non-negative int."""
+        ...
+
+    def below(self, m: int) -> int:
+        """Return an exactly uniform integer in ``[0, m)``."""
+        ...
+
+
+class FastLaneSource:
+    """A ``LaneSource`` over a ``FastRng``: its Mersenne Twister words, in stream order."""
+
+    def __init__(self, rng: FastRng) -> None:
+        self.rng = rng
+
+    def bits(self, count: int) -> int:
+        """Return ``count`` uniform random bits: whole 32-bit words, the extra high bits dropped."""
+        words = int.from_bytes(self.rng.words(-(-count // 32)), "little")
+        return words & ((1 << count) - 1)
+
+    def below(self, m: int) -> int:
+        """Return an exactly uniform integer in ``[0, m)`` (``FastRng.below``: bits, then rejection)."""
+        return self.rng.below(m)
+
+
+def planes_per_card(n: int) -> int:
+    """Return K, the number of bits (planes) that hold a card id below ``n``."""
+    return max(n - 1, 1).bit_length()
+
+
+def fresh_columns(n: int, lanes: int) -> Columns:
+    """Return ``lanes`` unshuffled decks ``0..n-1`` as columns of planes."""
+    every_lane = (1 << lanes) - 1
+    width = planes_per_card(n)
+    return [[every_lane if p >> q & 1 else 0 for q in range(width)] for p in range(n)]
+
+
+def value_masks(planes: list[int], count: int, root: int) -> list[int]:
+    """Return ``masks[v]`` for ``v < count``: the lanes of ``root`` whose value is ``v``."""
+    nodes = [root]
+    # most significant bit first, so prefixes that no value below count has are dropped
+    for q in reversed(range(len(planes))):
+        plane = planes[q]
+        children = []
+        for node in nodes:
+            ones = node & plane
+            children.append(node ^ ones)
+            children.append(ones)
+        del children[((count - 1) >> q) + 1 :]
+        nodes = children
+    return nodes
+
+
+def lanes_at_least(planes: list[int], m: int, every_lane: int) -> int:
+    """Return the mask of lanes whose value (read from ``planes``) is ``>= m``."""
+    greater = 0
+    equal = every_lane
+    for q in reversed(range(len(planes))):
+        if m >> q & 1:
+            equal &= planes[q]
+        else:
+            greater |= equal & planes[q]
+    return greater | equal
+
+
+class SpareBits:
+    """Fresh random planes for redraws, shared by the steps of one block.
+
+    A rejected lane takes its new bits from the first set in which that lane's bits are
+    still unused, so every bit feeds at most one value (values stay independent) and the
+    bits other steps left unused are not thrown away: a 52-card Fisher-Yates block of
+    65,536 decks draws 618 planes instead of 1,836.
+    """
+
+    def __init__(self, source: LaneSource, lanes: int) -> None:
+        self.source = source
+        self.lanes = lanes
+        self.every_lane = (1 << lanes) - 1
+        self._sets: dict[int, list[list]] = {}  # width -> [[planes, used lanes], ...]
+
+    def sets(self, width: int) -> list[list]:
+        """Return the live sets of ``width`` planes, oldest first, as ``[planes, used]``."""
+        return self._sets.setdefault(width, [])
+
+    def add_set(self, width: int) -> None:
+        """Draw a new set of ``width`` planes, none of its lanes used yet."""
+        self.sets(width).append([[self.source.bits(self.lanes) for _ in range(width)], 0])
+
+    def tidy(self, width: int) -> None:
+        """Forget the sets of ``width`` planes that are used up, and all but the newest few."""
+        live = [entry for entry in self.sets(width) if entry[1] != self.every_lane]
+        # an old set has few unused lanes left: visiting it costs more than fresh bits
+        self._sets[width] = live[-SPARE_SETS_KEPT:]
+
+
+def uniform_planes(
+    m: int,
+    lanes: int,
+    source: LaneSource,
+    spare: SpareBits | None = None,
+    fix_one_by_one_at: int = FIX_ONE_BY_ONE_AT,
+) -> list[int]:
+    """Return planes holding, in every lane, an independent exactly uniform value in [0, m).
+
+    Draw order (part of the kernels' contract, scripted in the tests): ``k`` planes of
+    ``lanes`` bits, least significant first. Then, while lanes are rejected (value >= m):
+    once few remain, ``source.below(m)`` for each, lowest lane first; before that, the
+    spare sets of ``k`` planes in turn (a new set is drawn when they run out), each
+    rejected lane taking the bits of the first set where they are unused.
+    """
+    width = (m - 1).bit_length()
+    planes = [source.bits(lanes) for _ in range(width)]
+    if m == 1 << width:
+        return planes  # a power of two: every k-bit value is fine
+    spare = spare or SpareBits(source, lanes)
+    rejected = lanes_at_least(planes, m, spare.every_lane)
+    sets = spare.sets(width)
+    next_set = 0
+    while rejected:
+        if rejected.bit_count() <= fix_one_by_one_at:
+            _redraw_one_by_one(planes, rejected, m, source)
+            break
+        if next_set == len(sets):
+            spare.add_set(width)
+        entry = sets[next_set]
+        next_set += 1
+        fresh, used = entry
+        taking = rejected ^ (rejected & used)
+        if not taking:
+            continue
+        entry[1] = used | taking
+        planes = [plane ^ ((plane ^ new) & taking) for plane, new in zip(planes, fresh)]
+        # a lane that took a value >= m stays rejected and looks in the next set
+        rejected ^= taking ^ (taking & lanes_at_least(fresh, m, spare.every_lane))
+    spare.tidy(width)
+    return planes
+
+
+def _redraw_one_by_one(planes: list[int], rejected: int, m: int, source: LaneSource) -> None:
+    """Give each rejected lane, lowest first, a fresh ``source.below(m)``, in place."""
+    while rejected:
+        lane = rejected & -rejected
+        rejected ^= lane
+        value = source.below(m)
+        for q, plane in enumerate(planes):
+            planes[q] = plane | lane if value >> q & 1 else (plane | lane) ^ lane
+
+
+def swap_with_partner(columns: Columns, i: int, partner_masks: list[int]) -> None:
+    """In every lane swap position ``i`` with the position ``v`` whose mask holds the lane."""
+    column_i = columns[i]
+    moved_in = list(column_i)
+    planes = range(len(column_i))
+    for v, mask in enumerate(partner_masks):
+        if v == i or not mask:
+            continue  # partner i: the card stays
+        column_v = columns[v]
+        for q in planes:
+            # lanes of mask: column_v takes column_i's bit, column_i takes column_v's
+            difference = (column_v[q] ^ column_i[q]) & mask
+            column_v[q] ^= difference
+            moved_in[q] ^= difference
+    columns[i] = moved_in
+
+
+def swap_pairs(columns: Columns, first_masks: list[int], second_masks: list[int]) -> None:
+    """In every lane swap the positions ``a`` and ``b`` that the two mask lists select."""
+    planes = range(len(columns[0]))
+    # lanes where p is exactly one of a, b (a == b swaps nothing, so it is in no mask)
+    one_of = [a ^ b for a, b in zip(first_masks, second_masks)]
+    # difference = card at a XOR card at b: each position contributes where it is one of them
+    difference = [0] * len(planes)
+    for column, mask in zip(columns, one_of):
+        if mask:
+            for q in planes:
+                difference[q] ^= column[q] & mask
+    for column, mask in zip(columns, one_of):
+        if mask:
+            for q in planes:
+                column[q] ^= difference[q] & mask
+
+
+def planes_from_lane_bytes(data: bytes, stride: int, width: int) -> list[int]:
+    """Return ``width`` planes of the values ``data[0::stride]`` (one byte per lane)."""
+    lanes = -(-len(data) // stride)
+    # group r holds lanes r, r+8, r+16, ... one per byte; bit q of those bytes moved to
+    # bit r is plane q's bit for those lanes (lane 8u + r sits at bit 8u + r)
+    groups = [int.from_bytes(data[r * stride :: 8 * stride], "little") for r in range(8)]
+    low_bits = int.from_bytes(b"\x01" * -(-lanes // 8), "little")
+    planes = []
+    for q in range(width):
+        mask = low_bits << q
+        plane = 0
+        for r, group in enumerate(groups):
+            bits = group & mask
+            plane |= bits << (r - q) if r >= q else bits >> (q - r)
+        planes.append(plane)
+    return planes
+
+
+_ASCII_BIT = bytes(1 if v == ord("1") else 0 for v in range(256))
+
+
+def column_bytes(column: list[int], lanes: int) -> bytes:
+    """Return the card at this position in each lane, one byte per lane."""
+    value = 0
+    for q, plane in enumerate(column):
+        # one ASCII '0'/'1' per lane, lowest lane first, turned into a 0/1 byte per lane
+        digits = format(plane, "b").zfill(lanes)[::-1].encode("ascii")
+        value |= int.from_bytes(digits.translate(_ASCII_BIT), "little") << q
+    return value.to_bytes(lanes, "little")
+
+
+def decks_from_columns(columns: Columns, lanes: int) -> bytes:
+    """Return the block's decks one after another, one byte per card (for checks and tests)."""
+    n = len(columns)
+    decks = bytearray(n * lanes)
+    for p, column in enumerate(columns):
+        decks[p::n] = column_bytes(column, lanes)
+    return bytes(decks)

@@ -1,0 +1,174 @@
+"""Tally kernels: the catalog's swap algorithms run on a whole block of decks at once.
+
+A kernel is a generator: it yields the block's columns after each step (the same list,
+changed in place), so a tally can make the next block a few steps at a time while it
+counts the current one. ``make_block`` runs one to the end. Each kernel draws exactly
+what its port would, lane by lane (the tests compare them with the ports).
+"""
+
+from collections.abc import Callable, Iterator
+
+from .bitslice import (
+    Columns,
+    LaneSource,
+    SpareBits,
+    fresh_columns,
+    planes_from_lane_bytes,
+    planes_per_card,
+    swap_pairs,
+    swap_with_partner,
+    uniform_planes,
+    value_masks,
+)
+
+# Decks per block: 65,536 up to 64 cards, halved per further bit of card id (a block costs
+# about n * n * K big-integer operations, so bigger decks get smaller blocks).
+MAX_LANES = 1 << 16
+
+Kernel = Callable[[int, int, LaneSource], Iterator[Columns]]
+
+
+def lanes_for(n: int) -> int:
+    """Return the block size (decks per block) of the swap kernels for ``n`` cards."""
+    return MAX_LANES >> max(0, planes_per_card(n) - 6)
+
+
+def fisher_yates_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.fisher_yates``: i = n-1..1, j = below(i + 1)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    spare = SpareBits(source, lanes)
+    for i in range(n - 1, 0, -1):
+        partners = uniform_planes(i + 1, lanes, source, spare)
+        swap_with_partner(columns, i, value_masks(partners, i + 1, every_lane))
+        yield columns
+
+
+def fisher_yates_off_by_one_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.fisher_yates_off_by_one``: j = below(i)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    spare = SpareBits(source, lanes)
+    for i in range(n - 1, 0, -1):
+        partners = uniform_planes(i, lanes, source, spare)
+        swap_with_partner(columns, i, value_masks(partners, i, every_lane))
+        yield columns
+
+
+def swap_any_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.swap_any``: i = n-1..0, j = below(n)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    spare = SpareBits(source, lanes)
+    for i in range(n - 1, -1, -1):
+        partners = uniform_planes(n, lanes, source, spare)
+        swap_with_partner(columns, i, value_masks(partners, n, every_lane))
+        yield columns
+
+
+def naive_pairs_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.naive_pairs``: n swaps of below(n), below(n)."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    spare = SpareBits(source, lanes)
+    for _ in range(n):
+        first = value_masks(uniform_planes(n, lanes, source, spare), n, every_lane)
+        second = value_masks(uniform_planes(n, lanes, source, spare), n, every_lane)
+        swap_pairs(columns, first, second)
+        yield columns
+
+
+def c_rand_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Shuffle ``lanes`` decks as ``algorithms.c_rand``: srand(below(2**32)), j = rand() % n."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    seeds = source.bits(32 * lanes)  # below(2**32) is a raw word: it never rejects
+    for i, partners in enumerate(c_rand_partner_planes(seeds, n, lanes)):
+        swap_with_partner(columns, i, value_masks(partners, n, every_lane))
+        yield columns
+
+
+def unshuffled_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+    """Yield ``lanes`` decks in order, as ``algorithms.no_shuffle`` (draws nothing)."""
+    yield fresh_columns(n, lanes)
+
+
+def make_block(kernel: Kernel, n: int, lanes: int, source: LaneSource) -> Columns:
+    """Return the finished block of ``lanes`` decks that ``kernel`` makes."""
+    finished: Columns = []
+    for finished in kernel(n, lanes, source):  # noqa: B007 (the last yield is the block)
+        pass
+    return finished
+
+
+class BlockInProgress:
+    """A kernel's block being made a few steps at a time."""
+
+    def __init__(self, kernel: Kernel, n: int, lanes: int, source: LaneSource) -> None:
+        self._steps = kernel(n, lanes, source)
+        self.columns: Columns = []
+        self.done = False
+
+    def advance(self, steps: int) -> None:
+        """Run up to ``steps`` more steps of the kernel."""
+        for _ in range(steps):
+            columns = next(self._steps, None)
+            if columns is None:
+                self.done = True
+                return
+            self.columns = columns
+
+    def finish(self) -> Columns:
+        """Run the kernel to the end and return the finished block."""
+        for columns in self._steps:
+            self.columns = columns
+        self.done = True
+        return self.columns
+
+
+# --- c-rand: the ANSI C generator run in 64-bit lanes of one big integer ------------------
+
+
+LCG_MULTIPLIER = 1103515245
+
+
+LCG_INCREMENT = 12345
+
+
+def repeat_in_lanes(value: int, lanes: int) -> int:
+    """Return ``value`` in each of ``lanes`` 64-bit lanes of one integer."""
+    return int.from_bytes(value.to_bytes(8, "little") * lanes, "little")
+
+
+def _spread_words(words: int, lanes: int) -> int:
+    """Return the 32-bit words of ``words`` moved into 64-bit lanes (room for products)."""
+    packed = words.to_bytes(4 * lanes, "little")
+    spread = bytearray(8 * lanes)
+    for byte in range(4):
+        spread[byte::8] = packed[byte::4]
+    return int.from_bytes(spread, "little")
+
+
+def c_rand_partner_planes(seeds: int, n: int, lanes: int) -> Iterator[list[int]]:
+    """Yield, for i = 0..n-1, the planes of ``rand() % n`` in each lane's srand(seed) sequence."""
+    low32 = repeat_in_lanes(0xFFFFFFFF, lanes)
+    low15 = repeat_in_lanes(0x7FFF, lanes)
+    increment = repeat_in_lanes(LCG_INCREMENT, lanes)
+    state = _spread_words(seeds, lanes)
+    width = planes_per_card(n)
+    for _ in range(n):
+        # state * multiplier + increment < 2**63: no carry leaves its lane
+        state = (state * LCG_MULTIPLIER + increment) & low32
+        rand = (state >> 16) & low15
+        remainder = lane_remainders(rand, n, low15)
+        yield planes_from_lane_bytes(remainder.to_bytes(8 * lanes, "little"), 8, width)
+
+
+def lane_remainders(values: int, n: int, low15: int) -> int:
+    """Return ``value % n`` in every 64-bit lane, for lane values below 2**15."""
+    # value // n == (value * magic) >> 32 for every value < 2**15: magic / 2**32 exceeds
+    # 1 / n by e / (n * 2**32) with e = magic * n - 2**32 < n, and value * e < 2**32 keeps
+    # that excess below 1 / n. The product is below 2**46: it stays inside its lane.
+    magic = -(-(1 << 32) // n)
+    quotient = ((values * magic) >> 32) & low15
+    return values - quotient * n  # lane by lane, never negative: no borrows

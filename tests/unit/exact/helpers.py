@@ -1,0 +1,40 @@
+"""What the exact tests share: the enumerated port, a cycle test, and a seeded tally of the port."""
+
+from __future__ import annotations
+
+from shufflelab import catalog
+from shufflelab.exact.enumeration import enumerate_port
+from shufflelab.tally import FastRng
+
+# every entry with an exact position matrix (random-comparator has none, and says why)
+WITH_MATRIX = [entry.id for entry in catalog.entries() if entry.matrix is not None]
+# few enough passes and repetitions that exact fractions stay quick
+SMALL_PARAMS = {"riffle-gsr": {"passes": 2}, "riffle-physical": {"passes": 2}, "cut-insert": {"repetitions": 3}}
+
+
+def enumerated(algorithm_id: str, n: int, params: dict | None = None) -> dict:
+    """Return the port's exact distribution on 0..n-1, every path enumerated (none cut)."""
+    dist, cut = enumerate_port(algorithm_id, n, params)
+    assert cut == 0
+    return dist
+
+
+def cyclic(order: tuple[int, ...]) -> bool:
+    """True when the order, read as a permutation, is one single cycle."""
+    seen, k, length = set(), 0, 0
+    while k not in seen:
+        seen.add(k)
+        k = order[k]
+        length += 1
+    return length == len(order)
+
+
+def port_tally(algorithm_id: str, n: int, trials: int, seed: int, params: dict | None = None) -> list[list[int]]:
+    """Return counts[card][position] of ``trials`` seeded runs of the port on 0..n-1."""
+    rng = FastRng(seed)
+    counts = [[0] * n for _ in range(n)]
+    deck = list(range(n))
+    for _ in range(trials):
+        for position, card in enumerate(catalog.shuffled(deck, algorithm_id, rng, params)):
+            counts[card][position] += 1
+    return counts

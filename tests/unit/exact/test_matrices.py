@@ -1,0 +1,152 @@
+"""Position matrices: the models against the distributions, their known shapes, and seeded tallies."""
+
+from fractions import Fraction
+
+import pytest
+
+from shufflelab import catalog
+from shufflelab.exact.errors import NoExactMatrix
+from shufflelab.exact.matrices import (
+    matrix_seconds_estimate,
+    position_matrix,
+    position_matrix_from_distribution,
+    riffle_gsr_pass_matrix,
+)
+from shufflelab.exact.orders import outcome_distribution
+from shufflelab.exact.physical import PHYSICAL_SECONDS_AT_52
+from shufflelab.stats.positions import chi_square_exact
+
+from .helpers import SMALL_PARAMS, WITH_MATRIX, enumerated, port_tally
+
+
+@pytest.mark.parametrize("algorithm_id", WITH_MATRIX)
+def test_exact_matrix_equals_the_one_implied_by_the_distribution(algorithm_id):
+    params = SMALL_PARAMS.get(algorithm_id)
+    for n in range(1, 6):
+        dist = outcome_distribution(algorithm_id, n, params)
+        assert position_matrix(algorithm_id, n, params, exact=True) == position_matrix_from_distribution(dist, n)
+
+
+@pytest.mark.parametrize("algorithm_id", WITH_MATRIX)
+def test_float_matrix_agrees_with_the_exact_one(algorithm_id):
+    params = SMALL_PARAMS.get(algorithm_id)
+    for n in (1, 2, 6):
+        floats = position_matrix(algorithm_id, n, params)
+        exacts = position_matrix(algorithm_id, n, params, exact=True)
+        assert all(abs(f - float(e)) < 1e-12 for fr, er in zip(floats, exacts) for f, e in zip(fr, er))
+
+
+@pytest.mark.parametrize("algorithm_id", ["riffle-gsr", "riffle-physical", "cut-insert"])
+def test_default_passes_at_six_cards_match_enumeration(algorithm_id):
+    n = 6
+    params = {"repetitions": 200} if algorithm_id == "cut-insert" else None
+    dist = outcome_distribution(algorithm_id, n, params)
+    implied = position_matrix_from_distribution(dist, n)
+    floats = position_matrix(algorithm_id, n, params)
+    assert all(abs(f - float(e)) < 1e-12 for fr, er in zip(floats, implied) for f, e in zip(fr, er))
+
+
+def test_random_comparator_has_no_exact_matrix_and_says_why():
+    with pytest.raises(NoExactMatrix, match="not a Markov chain"):
+        position_matrix("random-comparator", 5)
+
+
+@pytest.mark.parametrize("algorithm_id", ["fisher-yates", "splice", "stack", "random-key"])
+def test_unbiased_algorithms_have_the_uniform_matrix_at_104_cards(algorithm_id):
+    n = 104
+    matrix = position_matrix(algorithm_id, n)
+    assert all(abs(x - 1 / n) < 1e-14 for row in matrix for x in row)
+
+
+def test_off_by_one_has_an_empty_diagonal_and_uniform_elsewhere():
+    n = 52
+    matrix = position_matrix("fisher-yates-off-by-one", n)
+    assert all(matrix[i][i] == 0.0 for i in range(n))
+    assert all(abs(matrix[i][j] - 1 / (n - 1)) < 1e-14 for i in range(n) for j in range(n) if i != j)
+
+
+def test_naive_pairs_closed_form_matches_step_by_step_enumeration():
+    for n in range(1, 5):
+        implied = position_matrix_from_distribution(enumerated("naive-pairs", n), n)
+        assert position_matrix("naive-pairs", n, exact=True) == implied
+
+
+def test_gsr_pass_matrix_closed_form_rows_and_columns_sum_to_one():
+    for n in (1, 2, 7, 52):
+        matrix = riffle_gsr_pass_matrix(n, Fraction(1))
+        assert all(sum(row) == 1 for row in matrix)
+        assert all(sum(column) == 1 for column in zip(*matrix))
+
+
+def test_cut_insert_fixes_the_bottom_card_and_mixes_the_rest():
+    n = 52
+    matrix = position_matrix("cut-insert", n)
+    assert matrix[n - 1][n - 1] == pytest.approx(1, abs=1e-15)
+    assert all(abs(matrix[i][j] - 1 / (n - 1)) < 1e-12 for i in range(n - 1) for j in range(n - 1))
+
+
+def test_swap_any_is_biased_and_doubly_stochastic_at_52_cards():
+    n = 52
+    matrix = position_matrix("swap-any", n)
+    assert all(abs(sum(row) - 1) < 1e-13 for row in matrix)
+    assert all(abs(sum(column) - 1) < 1e-13 for column in zip(*matrix))
+    assert max(abs(x * n - 1) for row in matrix for x in row) > 0.3
+
+
+def test_empty_deck_has_an_empty_matrix():
+    assert position_matrix("swap-any", 0) == []
+
+
+# --- seeded tallies of the ports against the matrices ---------------------------------------------
+
+MONTE_CARLO = [
+    ("swap-any", 9, None, 9000),
+    ("naive-pairs", 9, None, 9000),
+    ("fisher-yates-off-by-one", 9, None, 9000),
+    ("splice", 9, None, 9000),
+    ("stack", 9, None, 9000),
+    ("riffle-gsr", 9, {"passes": 2}, 9000),
+    ("cut-insert", 9, {"repetitions": 4}, 9000),
+    ("riffle-physical", 16, {"passes": 1}, 6000),
+    ("riffle-physical", 9, {"passes": 3}, 6000),
+    ("fisher-yates", 9, None, 9000),
+    ("random-key", 9, None, 9000),
+    ("none", 9, None, 100),
+]
+
+
+def test_the_seeded_tallies_cover_every_entry_with_a_matrix_but_c_rand():
+    # c-rand's matrix models an ideal rand(): test_c_rand_port_agrees_with_the_ideal_rand_model
+    assert {case[0] for case in MONTE_CARLO} | {"c-rand"} == set(WITH_MATRIX)
+
+
+@pytest.mark.parametrize("algorithm_id, n, params, trials", MONTE_CARLO)
+def test_seeded_tally_agrees_with_the_exact_matrix(algorithm_id, n, params, trials):
+    # fixed seed, so the outcome is deterministic; the bound (p > 1e-6 after Bonferroni
+    # over the rows) would fail for a model off by a few percent in any row
+    counts = port_tally(algorithm_id, n, trials, seed=2024, params=params)
+    comparison = chi_square_exact(counts, position_matrix(algorithm_id, n, params))
+    assert not comparison.impossible
+    assert comparison.p_value > 1e-6
+
+
+def test_c_rand_port_agrees_with_the_ideal_rand_model():
+    n, trials = 8, 16000
+    counts = port_tally("c-rand", n, trials, seed=3)
+    comparison = chi_square_exact(counts, position_matrix("c-rand", n))
+    assert comparison.p_value > 1e-6
+
+
+def test_a_wrong_matrix_is_caught_by_the_same_tally():
+    counts = port_tally("swap-any", 9, 9000, seed=2024)
+    comparison = chi_square_exact(counts, position_matrix("fisher-yates", 9))
+    assert comparison.p_value < 1e-9
+
+
+# --- what a first matrix costs ---------------------------------------------------------------------
+
+
+def test_only_the_hand_riffle_matrix_is_estimated_slow():
+    assert matrix_seconds_estimate("riffle-physical", 52) == PHYSICAL_SECONDS_AT_52
+    assert matrix_seconds_estimate("riffle-physical", 13) < 0.1
+    assert all(matrix_seconds_estimate(entry.id, 128) == 0 for entry in catalog.entries() if entry.id != "riffle-physical")

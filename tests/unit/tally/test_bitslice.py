@@ -1,0 +1,115 @@
+"""Bit-slicing: the lane source, exactly uniform partner planes, and decks in and out of planes."""
+
+import random
+from collections import Counter
+
+from scipy.stats import chi2
+
+from shufflelab.tally import FastRng
+from shufflelab.tally.bitslice import (
+    SPARE_SETS_KEPT,
+    FastLaneSource,
+    SpareBits,
+    decks_from_columns,
+    fresh_columns,
+    planes_from_lane_bytes,
+    uniform_planes,
+)
+
+from .helpers import ScriptedLanes, decks, planes_of, read_lanes
+
+
+def test_lane_bits_are_the_generators_own_bits_so_a_future_fastrng_bits_matches():
+    # FastLaneSource reads FastRng.words; a FastRng.bits built on getrandbits (proposed)
+    # must give the same integers for the kernels' sizes, or seeded tallies would change
+    for count in (32, 4096, 65536):
+        assert FastLaneSource(FastRng("s")).bits(count) == random.Random("s").getrandbits(count)
+    assert 0 <= FastLaneSource(FastRng(1)).bits(40) < 1 << 40
+
+
+# --- the partner draws are exactly uniform ---------------------------------------
+
+
+def test_rejected_lanes_take_fresh_values_and_accepted_ones_keep_theirs():
+    # m = 5 from 3 bits: the values 5, 6 and 7 are the rejection zone
+    first = planes_of([0, 1, 2, 3, 4, 5, 6, 7], 3)
+    second = planes_of([7, 7, 7, 7, 7, 4, 6, 2], 3)  # lane 6 draws 6: rejected again
+    third = planes_of([5, 5, 5, 5, 5, 5, 3, 5], 3)
+    source = ScriptedLanes(first + second + third)
+    planes = uniform_planes(5, 8, source, fix_one_by_one_at=0)
+    assert read_lanes(planes, 8) == [0, 1, 2, 3, 4, 4, 3, 2]
+    assert source.exhausted
+
+
+def test_few_rejected_lanes_are_redrawn_one_by_one_lowest_first():
+    source = ScriptedLanes(planes_of([0, 1, 2, 3, 4, 5, 6, 7], 3), belows=[4, 0, 1])
+    planes = uniform_planes(5, 8, source, fix_one_by_one_at=3)
+    assert read_lanes(planes, 8) == [0, 1, 2, 3, 4, 4, 0, 1]
+    assert source.exhausted
+
+
+def test_steps_share_spare_bits_but_never_reuse_a_lane_of_them():
+    step_a = planes_of([0, 1, 2, 3, 4, 5, 6, 7], 3)  # m = 5: lanes 5, 6, 7 rejected
+    spare_set = planes_of([1, 2, 7, 7, 7, 0, 3, 4], 3)  # drawn for step a's redraws
+    step_b = planes_of([6, 7, 0, 1, 2, 3, 4, 5], 3)  # m = 6: lanes 0 and 1 rejected
+    source = ScriptedLanes(step_a + spare_set + step_b)
+    spare = SpareBits(source, 8)
+    a = read_lanes(uniform_planes(5, 8, source, spare, fix_one_by_one_at=0), 8)
+    b = read_lanes(uniform_planes(6, 8, source, spare, fix_one_by_one_at=0), 8)
+    assert a == [0, 1, 2, 3, 4, 0, 3, 4]
+    assert b == [1, 2, 0, 1, 2, 3, 4, 5], "lanes 0 and 1 of the spare set were still unused"
+    assert source.exhausted
+    # step c rejects every lane: only lanes 2, 3, 4 of the spare set are unused (and hold
+    # 7, rejected again); every lane then takes a new set, none reuses a spent lane
+    source.planes += planes_of([7] * 8, 3) + planes_of([2] * 8, 3)
+    assert read_lanes(uniform_planes(6, 8, source, spare, fix_one_by_one_at=0), 8) == [2] * 8
+    assert source.exhausted
+    assert spare.sets(3) == [], "both sets have every lane used: dropped"
+
+
+def test_spare_sets_stay_few():
+    source = FastLaneSource(FastRng(8))
+    spare = SpareBits(source, 1024)
+    for _ in range(40):
+        uniform_planes(33, 1024, source, spare)  # rejects almost half: many redraws
+        assert len(spare.sets(6)) <= SPARE_SETS_KEPT
+
+
+def test_power_of_two_bounds_draw_exactly_their_bits_and_never_reject():
+    source = ScriptedLanes(planes_of(list(range(8)) * 2, 3))
+    assert read_lanes(uniform_planes(8, 16, source), 16) == list(range(8)) * 2
+    assert source.exhausted
+
+
+def test_every_value_of_the_bits_maps_to_itself_or_is_rejected():
+    # each accepted lane keeps its exact k-bit value, so every value below m has exactly
+    # one word: the draw is exactly uniform; every word >= m is rejected
+    for m in range(2, 70):
+        width = (m - 1).bit_length()
+        words = list(range(1 << width))
+        refill = [0] * len(words)  # rejected lanes all become 0 in the second round
+        source = ScriptedLanes(planes_of(words, width) + planes_of(refill, width))
+        values = read_lanes(uniform_planes(m, len(words), source, fix_one_by_one_at=0), len(words))
+        assert values == [w if w < m else 0 for w in words]
+
+
+def test_partner_draws_are_uniform_at_a_fixed_seed():
+    lanes = 1 << 14
+    for m in (3, 5, 33, 52):
+        values = Counter(read_lanes(uniform_planes(m, lanes, FastLaneSource(FastRng(m))), lanes))
+        assert set(values) == set(range(m))
+        statistic = sum((values[v] - lanes / m) ** 2 / (lanes / m) for v in range(m))
+        assert chi2.sf(statistic, m - 1) > 1e-4
+
+
+# --- decks in and out of planes ---------------------------------------------------------
+
+
+def test_lane_bytes_and_planes_round_trip():
+    data = bytes(random.Random(4).getrandbits(8) for _ in range(1000))
+    planes = planes_from_lane_bytes(data, 1, 8)
+    assert decks_from_columns([planes], 1000) == data
+
+
+def test_fresh_columns_are_the_unshuffled_deck():
+    assert decks(fresh_columns(11, 5), 5) == [list(range(11))] * 5

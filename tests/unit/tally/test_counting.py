@@ -1,0 +1,32 @@
+"""Counting: a block's lanes and a run of decks add to the counts exactly as one deck at a time would."""
+
+import itertools
+import random
+
+import pytest
+
+from shufflelab import catalog
+from shufflelab.tally import FastRng
+from shufflelab.tally.bitslice import FastLaneSource
+from shufflelab.tally.counting import count_decks, count_lanes
+from shufflelab.tally.kernels import make_block
+
+from .helpers import decks, naive_counts
+
+
+@pytest.mark.parametrize("start, width", [(0, 200), (0, 1), (37, 100), (199, 1)])
+def test_counting_lanes_matches_counting_each_deck(start, width):
+    n, lanes = 9, 200
+    columns = make_block(catalog.get("swap-any").resolve("kernel"), n, lanes, FastLaneSource(FastRng(5)))
+    counts, fixed = [[0] * n for _ in range(n)], [0] * (n + 1)
+    count_lanes(columns, start, width, counts, fixed)
+    assert (counts, fixed) == naive_counts(decks(columns, lanes)[start : start + width], n)
+
+
+def test_counting_decks_matches_counting_each_deck():
+    n = 7
+    picker = random.Random(2)
+    deck_list = [picker.sample(range(n), n) for _ in range(300)] + [list(range(n))]
+    counts, fixed = [[0] * n for _ in range(n)], [0] * (n + 1)
+    count_decks(bytes(itertools.chain.from_iterable(deck_list)), n, counts, fixed)
+    assert (counts, fixed) == naive_counts(deck_list, n)
