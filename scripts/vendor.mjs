@@ -86,6 +86,13 @@ const pyscriptBytes = copy(chunks, join(pyscriptDir, "dist"), join(vendor, "pysc
 const pyodideBytes = copy(PYODIDE_FILES, pyodideDir, join(vendor, "pyodide"));
 const micropythonBytes = copy(MICROPYTHON_FILES, micropythonDir, join(vendor, "micropython"));
 
+// index.html preloads some vendored files by name (PyScript's hashed core chunk among
+// them): a release that renames one must fail here, not slow the page down silently.
+const preloaded = readFileSync(join(root, "index.html"), "utf8").matchAll(/href="\.\/(static\/vendor\/[^"]+)"/g);
+for (const [, file] of preloaded) {
+  if (!existsSync(join(root, file))) fail(`index.html preloads ${file}, which the vendored runtime does not have`);
+}
+
 const mib = (n) => (n / 2 ** 20).toFixed(1);
 console.log(
   `vendor: @pyscript/core ${version(pyscriptDir)} (${chunks.length} files, ${mib(pyscriptBytes)} MiB)` +

@@ -1,56 +1,153 @@
-"""pyscript.toml must ship every Python module under py/ to the browser, and nothing else.
+"""The two PyScript configurations ship exactly the modules each interpreter imports.
 
-A module missing from [files] imports fine in CPython and fails only in the page, so this
-check keeps the two in step. Format of an entry (one per file):
+- pyscript.toml (the page, MicroPython): page/main.py (which index.html imports inline) and
+  what it imports, and nothing more, since every listed file is fetched before the first
+  card shows.
+- worker.toml (the bias lab's worker, Pyodide): what py/worker.py imports, plus the analysis
+  modules the catalog names (they are imported by name when the lab asks for them).
+
+A module missing from [files] imports fine in CPython and fails only in the browser, so
+these checks keep the lists and the code in step. Format of an entry (one per file):
 
     "./py/<path>.py" = "./<path>.py"
 """
 
 from __future__ import annotations
 
+import ast
+import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = ROOT / "pyscript.toml"
+PY = ROOT / "py"
+# config -> (entry point, whether [files] ships it, interpreter): the page's entry is imported
+# from an inline script, the worker's is the script's src
+CONFIGS = {"pyscript.toml": ("py/page/main.py", True, "./static/vendor/micropython/micropython.mjs"),
+           "worker.toml": ("py/worker.py", False, "./static/vendor/pyodide/pyodide.mjs")}
 
 
-def load_config() -> dict:
-    with CONFIG.open("rb") as handle:
+def load(name: str) -> dict:
+    with (ROOT / name).open("rb") as handle:
         return tomllib.load(handle)
 
 
-def python_sources() -> set[str]:
-    """Every .py file under py/, as the "./py/..." source URL pyscript.toml uses."""
-    return {
-        "./" + path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "py").rglob("*.py")
-        if "__pycache__" not in path.parts
-    }
+def module_file(dotted: str) -> Path | None:
+    """The file under py/ that ``import dotted`` loads (a package's __init__.py), if any."""
+    base = PY.joinpath(*dotted.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
-def test_every_module_under_py_is_listed():
-    listed = set(load_config()["files"])
-    missing = sorted(python_sources() - listed)
-    assert not missing, f"add to [files] in pyscript.toml: {missing}"
+def imported_modules(path: Path) -> set[str]:
+    """Dotted names of every module a file imports (relative imports resolved), parents included."""
+    # the package a relative import starts from: a package's own name for its __init__.py
+    package = ".".join(path.relative_to(PY).parent.parts)
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)  # may be submodules
+    found = set()
+    for name in names:
+        parts = name.split(".")
+        for k in range(1, len(parts) + 1):
+            found.add(".".join(parts[:k]))
+    return found
 
 
-def test_every_listed_file_exists():
-    gone = sorted(source for source in load_config()["files"] if not (ROOT / source).is_file())
-    assert not gone, f"pyscript.toml [files] lists files that don't exist: {gone}"
+def closure(entry: str, extra: set[str] = frozenset()) -> set[str]:
+    """Every file under py/ that ``entry`` needs, as "./py/..." source URLs."""
+    todo = [ROOT / entry] + [f for f in map(module_file, extra) if f]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for name in imported_modules(path):
+            found = module_file(name)
+            if found:
+                todo.append(found)
+    return {"./" + p.relative_to(ROOT).as_posix() for p in seen}
 
 
-def test_each_file_lands_at_its_import_path():
-    """"./py/shufflelab/x.py" goes to "./shufflelab/x.py", so `import shufflelab.x` works."""
-    wrong = {
-        source: target
-        for source, target in load_config()["files"].items()
-        if not source.startswith("./py/") or target != "./" + source.removeprefix("./py/")
-    }
+def catalog_modules() -> set[str]:
+    """The analysis modules the catalog names ("module:function" under shufflelab)."""
+    sys.path.insert(0, str(PY))
+    from shufflelab import catalog
+
+    parts = ("orders", "matrix", "kernel", "deck_maker", "matrix_seconds")
+    return {"shufflelab." + getattr(entry, part).partition(":")[0]
+            for entry in catalog.entries() for part in parts
+            if isinstance(getattr(entry, part), str) and ":" in getattr(entry, part)}
+
+
+def needed(config: str) -> set[str]:
+    entry, shipped, _ = CONFIGS[config]
+    extra = catalog_modules() if config == "worker.toml" else set()
+    files = closure(entry, extra)
+    return files if shipped else files - {"./" + entry}
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_each_config_lists_exactly_what_its_interpreter_imports(config):
+    listed = set(load(config)["files"])
+    want = needed(config)
+    assert not sorted(want - listed), f"add to [files] in {config}: {sorted(want - listed)}"
+    assert not sorted(listed - want), f"{config} ships files its interpreter never imports: {sorted(listed - want)}"
+
+
+def test_every_module_under_py_reaches_the_browser_or_is_the_cli():
+    """A module in neither list is dead in the browser: only the CLI may be CPython-only."""
+    shipped = set(load("pyscript.toml")["files"]) | set(load("worker.toml")["files"])
+    shipped |= {"./" + entry for entry, _, _ in CONFIGS.values()}
+    every = {"./" + p.relative_to(ROOT).as_posix() for p in PY.rglob("*.py") if "__pycache__" not in p.parts}
+    cli_only = {"./py/shufflelab/cli.py", "./py/shufflelab/__main__.py"}
+    assert not sorted(every - shipped - cli_only)
+
+
+def test_the_page_ships_no_analysis_module():
+    """MicroPython fetches every listed file before the first deal: the heavy modules stay in the worker."""
+    heavy = [s for s in load("pyscript.toml")["files"] if any(f"/{p}" in s for p in ("exact", "tally", "stats"))]
+    assert not heavy
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_every_listed_file_exists_and_lands_at_its_import_path(config):
+    files = load(config)["files"]
+    gone = sorted(source for source in files if not (ROOT / source).is_file())
+    assert not gone, f"{config} [files] lists files that don't exist: {gone}"
+    wrong = {s: t for s, t in files.items() if not s.startswith("./py/") or t != "./" + s.removeprefix("./py/")}
     assert not wrong, f'entries must read "./py/<path>" = "./<path>": {wrong}'
 
 
-def test_interpreter_is_the_local_pyodide():
-    interpreter = load_config()["interpreter"]
+@pytest.mark.parametrize("config", CONFIGS)
+def test_interpreter_is_the_local_copy(config):
+    interpreter = load(config)["interpreter"]
     assert interpreter.startswith("./"), "relative URL: the site is served under a sub-path"
-    assert interpreter == "./static/vendor/pyodide/pyodide.mjs"
+    assert interpreter == CONFIGS[config][2]
+
+
+def test_the_worker_needs_no_dom():
+    """Without cross-origin isolation a worker gets no DOM; sync_main_only says it needs none (no warning)."""
+    assert load("worker.toml").get("sync_main_only") is True
+
+
+def test_the_page_preloads_exactly_its_configuration_and_files():
+    """index.html fetches pyscript.toml and its [files] at once, instead of after PyScript starts."""
+    import re
+
+    html = (ROOT / "index.html").read_text("utf-8")
+    preloaded = set(re.findall(r'<link rel="preload" href="(\./(?:py/[^"]+|pyscript\.toml))" as="fetch" crossorigin>', html))
+    assert preloaded == set(load("pyscript.toml")["files"]) | {"./pyscript.toml"}

@@ -16,9 +16,9 @@ import importlib.util
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -132,6 +132,16 @@ class Visit:
     def origin(self) -> str:
         parts = urlsplit(self.url)
         return f"{parts.scheme}://{parts.netloc}"
+
+    def goto(self, url: str) -> float:
+        """Navigate this visit's page to `url` (its recorders keep recording), wait for
+        data-ready="true" as open_page does, and return the seconds it took."""
+        start = time.perf_counter()
+        self.page.goto(url)
+        self.url = url
+        wait_until_ready(self)
+        self.ready_seconds = time.perf_counter() - start
+        return self.ready_seconds
 
     def offsite_requests(self) -> list[str]:
         """Requests that left the page's origin (blob: and data: URLs stay in the page)."""

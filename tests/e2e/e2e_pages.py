@@ -1,9 +1,17 @@
-"""Helpers shared by the end-to-end tests: a page opened with its dialogs recorded, and what
-went wrong on it since the last look."""
+"""Helpers shared by the end-to-end tests: a page opened with its dialogs recorded, what went
+wrong on it since the last look, the CLI every shown deal is compared with, and what the page
+shows."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 
 @dataclass
@@ -47,3 +55,93 @@ def problems(opened: Opened) -> list[str]:
         found += [f"{name}: {item}" for item in items[start:]]
         opened.checked[name] = len(items)
     return found
+
+
+# --- the CLI: the reference every shown deal is compared with ---------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+STEP_TIMEOUT_MS = 15_000  # one render after a click or a navigation; generous, never a fixed sleep
+
+
+def cli_env() -> dict:
+    """The environment the CLI runs in: this checkout's py/ first on the path."""
+    extra = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": str(ROOT / "py") + (os.pathsep + extra if extra else "")}
+
+
+def run_cli(*args: str) -> str:
+    """Run `python -m shufflelab ARGS` on this checkout; return its stdout (fail on an error)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "shufflelab", *args],
+        capture_output=True, text=True, encoding="utf-8", env=cli_env(), cwd=ROOT, timeout=60,
+    )
+    assert done.returncode == 0, f"CLI {args} failed: {done.stderr}"
+    return done.stdout
+
+
+@cache
+def _cli(args: tuple[str, ...]) -> dict:
+    return json.loads(run_cli("deal", *args, "--json"))
+
+
+def cli_deal(**options) -> dict:
+    """`shufflelab deal --json` with options named as the CLI's flags (cards_each -> --cards-each)."""
+    args = []
+    for name, value in options.items():
+        if value is not None:
+            args += [f"--{name.replace('_', '-')}", str(value)]
+    return _cli(tuple(args))
+
+
+# URL parameter -> CLI option; `v` must be the CLI's only stream (1), the lab's keys don't apply.
+URL_TO_CLI = {"algo": "algo", "passes": "passes", "repetitions": "repetitions", "seed": "seed",
+              "deck": "deck", "packs": "packs", "jokers": "jokers", "size": "size",
+              "players": "players", "cards": "cards_each", "style": "style"}
+
+
+def url_params(url: str) -> dict[str, str]:
+    """The query of `url` as a dict (one value a key)."""
+    return {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
+
+
+def cli_for_url(url: str) -> dict:
+    """What the CLI prints for the parameters in a share link."""
+    params = url_params(url)
+    assert params.get("v") == "1", f"stream version missing or unknown in {url}"
+    return cli_deal(**{URL_TO_CLI[k]: v for k, v in params.items() if k in URL_TO_CLI})
+
+
+# --- reading the page ----------------------------------------------------------------------------
+
+SHOWN_JS = """() => {
+    const ids = root => [...root.querySelectorAll('.card')].map(c => Number(c.dataset.card));
+    return {
+        order: ids(document.getElementById('deck')),
+        players: [...document.querySelectorAll('#hands .hand')].map(h => h.dataset.player),
+        hands: [...document.querySelectorAll('#hands .hand')].map(ids),
+        stock: ids(document.getElementById('stock')),
+        stockCount: document.getElementById('stock-count').textContent,
+        summary: document.getElementById('deck-summary').textContent,
+    };
+}"""
+
+
+def shown(page) -> dict:
+    """The deck, hands and stock as the page shows them, by data-card id in display order."""
+    return page.evaluate(SHOWN_JS)
+
+
+def assert_shows(page, expected: dict, where: str = "") -> None:
+    """The page shows exactly the CLI's deck, hands (labelled 1..P) and stock."""
+    got = shown(page)
+    where = f" ({where})" if where else ""
+    assert got["order"] == expected["order"], f"deck order differs from the CLI{where}"
+    assert got["players"] == [str(k) for k in range(1, len(expected["hands"]) + 1)], where
+    assert got["hands"] == expected["hands"], f"hands differ from the CLI{where}"
+    assert got["stock"] == expected["stock"], f"stock differs from the CLI{where}"
+    assert got["stockCount"] == f"({len(expected['stock'])} cards)", where
+
+
+def notice_texts(page) -> list[str]:
+    """The notices the page lists, one text each."""
+    return page.eval_on_selector_all("#notices li", "items => items.map(i => i.textContent)")

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
 from e2e_pages import Opened, open_in, problems
+
 from shufflelab import exact
 
 WORKER_TIMEOUT_MS = 60_000  # a second Pyodide starting in a Web Worker
@@ -560,7 +560,7 @@ def test_changing_n_resets_the_tally(lab):
     mark = status_mark(page)
     set_n(page, 500)
     page.wait_for_function(
-        "k => window.__labStatus.slice(k).some(t => t.startsWith('n must be'))", arg=mark,
+        "k => window.__labStatus.slice(k).some(t => t.includes(\"'500'\") && t.includes('kept 20'))", arg=mark,
         timeout=STEP_TIMEOUT_MS,
     )
     assert page.input_value("#lab-n") == "20"

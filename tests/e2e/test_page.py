@@ -1,8 +1,8 @@
 """The page end to end, as a user drives it: shuffle, deal, share, bad input, copy, views.
 
 Every deal the page shows is compared card for card with `python -m shufflelab deal --json`
-for the same parameters. A Pyodide start costs seconds, so most tests share one page load
-(`shared`), each leaving it usable for the next; tests about a first load (a shared link,
+for the same parameters. The page runs MicroPython (ready in about a second), yet most tests
+share one page load (`shared`), each leaving it usable for the next; tests about a first load (a shared link,
 hostile URLs) open their own browser context (`fresh`). After every test, each page involved
 is checked: it made no request off its origin, had no failed request, logged no console
 error and opened no dialog.
@@ -11,95 +11,30 @@ error and opened no dialog.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import dataclass
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
+from e2e_pages import (
+    STEP_TIMEOUT_MS,
+    Opened,
+    assert_shows,
+    cli_deal,
+    cli_for_url,
+    notice_texts,
+    open_in,
+    problems,
+    run_cli,
+    shown,
+    url_params,
+)
 
-from e2e_pages import Opened, open_in, problems
-
-ROOT = Path(__file__).resolve().parents[2]
 SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")  # 256 bits, URL-safe base64 without padding
-WORKER_TIMEOUT_MS = 60_000  # a second Pyodide starting in a Web Worker
-STEP_TIMEOUT_MS = 15_000  # one render after a click; generous, never a fixed sleep
+WORKER_TIMEOUT_MS = 60_000  # Pyodide starting in the lab's Web Worker
 
 
-# --- the CLI: the reference every shown deal is compared with ---------------------------------
-
-
-@lru_cache(maxsize=None)
-def _cli(args: tuple[str, ...]) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
-    done = subprocess.run(
-        [sys.executable, "-m", "shufflelab", "deal", *args, "--json"],
-        capture_output=True, text=True, encoding="utf-8", env=env, cwd=ROOT, timeout=60,
-    )
-    assert done.returncode == 0, f"CLI {args} failed: {done.stderr}"
-    return json.loads(done.stdout)
-
-
-def cli_deal(**options) -> dict:
-    """`shufflelab deal --json` with options named as the CLI's flags (cards_each -> --cards-each)."""
-    args = []
-    for name, value in options.items():
-        if value is not None:
-            args += [f"--{name.replace('_', '-')}", str(value)]
-    return _cli(tuple(args))
-
-
-# URL parameter -> CLI option; `v` must be the CLI's only stream (1), the lab's keys don't apply.
-URL_TO_CLI = {"algo": "algo", "passes": "passes", "repetitions": "repetitions", "seed": "seed",
-              "deck": "deck", "packs": "packs", "jokers": "jokers", "size": "size",
-              "players": "players", "cards": "cards_each", "style": "style"}
-
-
-def url_params(url: str) -> dict[str, str]:
-    """The query of `url` as a dict (one value a key)."""
-    return {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
-
-
-def cli_for_url(url: str) -> dict:
-    """What the CLI prints for the parameters in a share link."""
-    params = url_params(url)
-    assert params.get("v") == "1", f"stream version missing or unknown in {url}"
-    return cli_deal(**{URL_TO_CLI[k]: v for k, v in params.items() if k in URL_TO_CLI})
-
-
-# --- reading and driving the page --------------------------------------------------------------
-
-
-SHOWN_JS = """() => {
-    const ids = root => [...root.querySelectorAll('.card')].map(c => Number(c.dataset.card));
-    return {
-        order: ids(document.getElementById('deck')),
-        players: [...document.querySelectorAll('#hands .hand')].map(h => h.dataset.player),
-        hands: [...document.querySelectorAll('#hands .hand')].map(ids),
-        stock: ids(document.getElementById('stock')),
-        stockCount: document.getElementById('stock-count').textContent,
-        summary: document.getElementById('deck-summary').textContent,
-    };
-}"""
-
-
-def shown(page) -> dict:
-    """The deck, hands and stock as the page shows them, by data-card id in display order."""
-    return page.evaluate(SHOWN_JS)
-
-
-def assert_shows(page, expected: dict) -> None:
-    """The page shows exactly the CLI's deck, hands (labelled 1..P) and stock."""
-    got = shown(page)
-    assert got["order"] == expected["order"], "deck order differs from the CLI"
-    assert got["players"] == [str(k) for k in range(1, len(expected["hands"]) + 1)]
-    assert got["hands"] == expected["hands"], "hands differ from the CLI"
-    assert got["stock"] == expected["stock"], "stock differs from the CLI"
-    assert got["stockCount"] == f"({len(expected['stock'])} cards)"
+# --- driving the page ----------------------------------------------------------------------------
 
 
 def wait_for_query(page, query: str) -> None:
@@ -277,11 +212,7 @@ def test_each_control_applies_on_change(shared):
 
 def test_algorithm_menu_groups_and_describes_each_algorithm(shared):
     page = shared.page
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
-    registry = json.loads(subprocess.run(
-        [sys.executable, "-m", "shufflelab", "algorithms", "--json"],
-        capture_output=True, text=True, encoding="utf-8", env=env, cwd=ROOT, check=True,
-    ).stdout)
+    registry = json.loads(run_cli("algorithms", "--json"))
     groups = page.evaluate("""() => [...document.querySelectorAll('#algorithm optgroup')]
         .map(g => [g.label, [...g.querySelectorAll('option')].map(o => o.value)])""")
     assert groups == [
@@ -382,12 +313,13 @@ def test_hostile_seed_typed_in_the_field_is_plain_text(shared):
 def test_bad_url_values_are_replaced_by_defaults_with_notices(site_url, fresh):
     opened = fresh(f"{site_url}?players=99999999999999999999&algo=nope&packs=-3&cards=abc&bogus=1")
     page = opened.page
-    notices = page.eval_on_selector_all("#notices li", "items => items.map(i => i.textContent)")
+    notices = notice_texts(page)
     assert page.is_visible("#notices")
     assert len(notices) == 5, notices
-    for name, value in (("players", "99999999999999999999"), ("algo", "nope"), ("packs", "-3"),
-                        ("cards", "abc"), ("bogus", "")):
-        assert [n for n in notices if name in n and value in n], f"no notice names {name}: {notices}"
+    # each notice names the field in words (as the form labels it) and quotes the value
+    for name, value in (("players", "'99999999999999999999'"), ("algorithm", "'nope'"), ("packs", "'-3'"),
+                        ("cards each", "'abc'"), ("unknown parameter", "'bogus'")):
+        assert [n for n in notices if name in n.lower() and value in n], f"no notice names {name}: {notices}"
     # defaults are used, and the link is clean
     assert page.input_value("#players") == "4"
     assert page.input_value("#algorithm") == "fisher-yates"
@@ -405,7 +337,7 @@ def test_bad_url_values_are_replaced_by_defaults_with_notices(site_url, fresh):
 
 def test_over_long_seed_in_the_url_is_replaced_by_a_new_one(site_url, fresh):
     page = fresh(f"{site_url}?seed={'x' * 5000}").page
-    notices = page.eval_on_selector_all("#notices li", "items => items.map(i => i.textContent)")
+    notices = notice_texts(page)
     assert len(notices) == 1 and "seed" in notices[0], notices
     assert len(notices[0]) < 200, notices  # the notice does not echo the 5,000 characters
     seed = page.input_value("#seed")

@@ -20,16 +20,21 @@ def built_site(tmp_path_factory) -> Path:
 
 def test_site_holds_only_the_site_files(built_site):
     top = sorted(path.name for path in built_site.iterdir())
-    assert top == [".nojekyll", "index.html", "py", "pyscript.toml", "static"]
+    # every PyScript configuration at the root (the page's pyscript.toml, the lab worker's own
+    # when it has one); pyproject.toml is the Python package's, not the site's
+    configs = [p.name for p in ROOT.glob("*.toml") if p.name != "pyproject.toml"]
+    assert top == sorted([".nojekyll", "index.html", "py", "static", *configs])
     files = [path.relative_to(built_site).as_posix() for path in built_site.rglob("*") if path.is_file()]
     assert not [f for f in files if "__pycache__" in f or f.endswith((".pyc", ".map"))]
     python = sorted(f for f in files if f.startswith("py/"))
     in_repo = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "py").rglob("*.py") if "__pycache__" not in p.parts)
     assert python == in_repo
-    for needed in [
+    for needed in [  # the page's MicroPython, and the Pyodide the lab's worker runs
         "static/css/site.css",
         "static/vendor/pyscript/core.js",
         "static/vendor/pyscript/core.css",
+        "static/vendor/micropython/micropython.mjs",
+        "static/vendor/micropython/micropython.wasm",
         "static/vendor/pyodide/pyodide.mjs",
         "static/vendor/pyodide/pyodide.asm.wasm",
         "static/vendor/pyodide/python_stdlib.zip",
@@ -44,3 +49,6 @@ def test_built_site_gets_ready_under_a_sub_path(page, built_site, serve_director
         assert loaded.offsite_requests() == []
         assert loaded.failed_requests == []
         assert loaded.console_errors == []
+        assert [u for u in loaded.requests if u.endswith("/static/vendor/micropython/micropython.wasm")]
+        assert [u for u in loaded.requests if "/static/vendor/pyodide/" in u] == []
+        assert page.eval_on_selector_all("#deck .card", "cards => cards.length") == 52

@@ -1,0 +1,156 @@
+"""The page: one current link, its history entries, the form's events, and the start-up."""
+
+import js
+from pyscript import document, window
+
+from shufflelab.deal import DealError
+from shufflelab.link import read_link, read_values
+from shufflelab.rng import new_seed
+
+from . import deal_view
+from .dom import element, listen, random_bytes, report_failure, set_text, show
+
+
+def fresh_seed() -> str:
+    """Return a new 256-bit seed from the browser's CSPRNG."""
+    return new_seed(random_bytes)
+
+
+class Page:
+    """The current link, what is drawn of it, and who is told when it changes (the bias lab)."""
+
+    def __init__(self) -> None:
+        self.link = None
+        self.drawn_deal = None
+        self.listeners = []
+
+    def show(self, link, history: str = "replace") -> None:
+        """Make ``link`` current: draw what changed, record it in the history, tell the listeners.
+
+        ``history`` is "push" for a new deal (Back returns to the previous one), "replace"
+        for a change of view, or "" when the address already says it (Back, Forward).
+        """
+        self.link = link
+        if link.deal != self.drawn_deal:
+            # a deal costs real work (15,000 cut-and-insert repetitions): only when it changed
+            deal_view.write_form(link)
+            deal_view.render_deal(link, deal_view.share_url(link))
+            self.drawn_deal = link.deal
+        deal_view.render_view(link.view.view)
+        query = "?" + link.to_query()
+        if history == "push" and query != str(window.location.search):
+            window.history.pushState(None, "", query)
+        elif history:
+            window.history.replaceState(None, "", query)
+        element("share-url").value = deal_view.share_url(link)
+        for listener in self.listeners:
+            listener(link)
+
+    def update_view(self, **changes) -> None:
+        """Change the view (tab, lab settings) and keep the deal: one history entry, replaced."""
+        self.show(self.link.replace_view(**changes), "replace")
+
+
+PAGE = Page()
+
+
+def apply_form(new_seed_text: str = None) -> None:
+    """Apply the form: a valid deal is drawn and pushed to the history; an impossible one changes nothing."""
+    if new_seed_text is not None:
+        element("seed").value = new_seed_text
+    raw = deal_view.read_form(PAGE.link)
+    try:
+        link, notices = read_values(raw, fresh_seed, strict_deal=True)
+    except DealError as error:
+        message = str(error)
+        set_text("deal-error", message[:1].upper() + message[1:] + "; the cards shown are unchanged.")
+        show("deal-error", True)
+        return
+    show("deal-error", False)
+    deal_view.show_notices(notices)
+    if notices:
+        deal_view.write_form(link)  # the replaced values, so the form says what is shown
+    PAGE.show(link, "push")
+
+
+def on_submit(event) -> None:
+    event.preventDefault()
+    apply_form()
+
+
+def on_change(event) -> None:
+    if event.target.id != "share-url" and event.target.closest("#controls"):
+        apply_form()
+
+
+def on_tab(event) -> None:
+    PAGE.update_view(view=str(event.currentTarget.dataset.view))
+
+
+def on_history(event) -> None:
+    link, notices = read_link(str(window.location.search), fresh_seed)
+    deal_view.show_notices(notices)
+    PAGE.show(link, "")
+
+
+async def copy_link(event) -> None:
+    """Put the share link on the clipboard, or select it for the user where that is refused."""
+    url = deal_view.share_url(PAGE.link)
+    try:
+        await window.navigator.clipboard.writeText(url)
+        set_text("copy-status", "Link copied.")
+    except Exception:
+        # clipboard access can be refused (permissions, insecure origin): let the user copy
+        field = element("share-url")
+        field.focus()
+        field.select()
+        set_text("copy-status", "Press Ctrl+C (⌘C) to copy the selected link.")
+
+
+def wire() -> None:
+    """Listen to the form, the tabs, the history and the copy button."""
+    listen("controls", "submit", on_submit)
+    listen("controls", "change", on_change)
+    listen("new-seed", "click", lambda event: apply_form(fresh_seed()))
+    for tab in document.querySelectorAll(".tab"):
+        listen(tab, "click", on_tab)
+    # pyscript's `window` proxy loses `this` in addEventListener on MicroPython; js.window keeps it
+    listen(js.window, "popstate", on_history)
+    element("copy-link").addEventListener("click", _proxy_async(copy_link))
+
+
+def _proxy_async(handler):
+    import asyncio
+
+    from pyscript.ffi import create_proxy
+
+    return create_proxy(lambda event: asyncio.create_task(handler(event)))
+
+
+def start() -> None:
+    """Read the link, draw it, enable the controls and mark the page ready."""
+    try:
+        deal_view.build_form()
+        link, notices = read_link(str(window.location.search), fresh_seed)
+        deal_view.show_notices(notices)
+        PAGE.show(link, "replace")
+        wire()
+        element("controls-fieldset").disabled = False
+        status = element("status")
+        status.dataset.state = "ready"
+        status.textContent = ""
+        status.hidden = True
+        document.documentElement.dataset.ready = "true"
+        js.performance.mark("shufflelab:deal-ready")  # for the benchmark: cards on screen
+    except Exception as failure:
+        report_failure(failure)
+        document.documentElement.dataset.ready = "error"
+
+
+def mount(mount_view) -> None:
+    """Mount another view (the bias lab) on the page and bring it up to date with the current link."""
+    try:
+        listener = mount_view(PAGE).link_changed
+        listener(PAGE.link)
+    except Exception as failure:
+        report_failure(failure)

@@ -1,0 +1,180 @@
+"""The deal view: the form that mirrors a deal, and the deck, hands and stock it shows.
+
+The form's controls come from ``link.FIELDS`` (each field names its control) and the
+algorithm menu and parameter rows from the catalog, so a new field or algorithm needs
+no edit here.
+"""
+
+from pyscript import document, window
+
+from shufflelab import catalog, link
+from shufflelab.link import FIELDS, MAX_PLAYERS, Link, play
+
+from .dom import create, element, set_text, show
+
+COMPACT_ABOVE = 104  # several packs: smaller cards keep the view readable
+
+
+# --- the form ------------------------------------------------------------------------------
+
+
+def build_form() -> None:
+    """Fill the algorithm menu from the catalog (unbiased first) and make a row per parameter."""
+    menu = element("algorithm")
+    for verdict, label in ((catalog.UNBIASED, "Unbiased"), (catalog.BIASED, "Biased")):
+        group = document.createElement("optgroup")
+        group.label = label
+        for entry in catalog.entries():
+            if entry.verdict == verdict:
+                option = create("option", entry.name)
+                option.value = entry.id
+                group.appendChild(option)
+        menu.appendChild(group)
+    rows = element("algo-params")
+    for field in FIELDS:
+        if field.control and field.control.startswith("param-"):
+            row = create("div", None, "row")
+            row.id = field.control + "-row"
+            row.hidden = True
+            label = create("label", field.label)
+            label.htmlFor = field.control
+            box = document.createElement("input")
+            box.id = field.control
+            box.name = field.key
+            box.type = "number"
+            box.inputMode = "numeric"
+            box.step = "1"
+            box.min = str(field.low)
+            box.max = str(field.high)
+            row.append(label, box)
+            rows.appendChild(row)
+
+
+def write_form(current: Link) -> None:
+    """Make every deal control show the link's value."""
+    values = current.values()
+    for field in FIELDS:
+        if field.part == "deal" and field.control:
+            value = values.get(field.key, field.default)
+            element(field.control).value = "" if value is None else str(value)
+
+
+def read_form(current: Link) -> dict:
+    """Return the raw texts of every deal control by URL key, plus the current view's values."""
+    raw = {}
+    values = current.values()
+    for field in FIELDS:
+        if field.part == "deal" and field.control:
+            raw[field.key] = str(element(field.control).value)
+        elif field.part == "view":
+            raw[field.key] = str(values[field.key])
+    raw["v"] = str(current.deal.version)
+    return raw
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+
+def render_deal(current: Link, share_url: str) -> None:
+    """Draw the deal: algorithm notes, deck controls, deck, hands, stock and the share link."""
+    spec = current.deal
+    render_algorithm(spec)
+    render_deck_controls(spec)
+    outcome = play(spec)
+    params = "".join(", %s %s" % (name, value) for name, value in spec.params)
+    set_text("deck-summary", "%s, shuffled by %s%s, seed “%s”." % (
+        spec.deck.describe(), spec.algorithm.name, params, spec.seed))
+    compact = len(spec.deck) > COMPACT_ABOVE
+    for container_id in ("deck", "stock", "hands"):
+        element(container_id).classList.toggle("compact", compact)
+    labels = card_faces(spec)
+    fill_cards(element("deck"), labels, outcome.order)
+    render_hands(labels, outcome.deal.hands)
+    fill_cards(element("stock"), labels, outcome.deal.stock)
+    set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
+    element("share-url").value = share_url
+    set_text("copy-status", "")  # a "copied" note would now be about an older link
+
+
+def card_faces(spec) -> dict:
+    """Return what each card element needs, by id: (label, class name, title)."""
+    faces = {}
+    for card in spec.deck.cards(spec.deck.ids()):
+        joker = " joker" if card.joker else ""
+        title = "%s (%s)" % (card.label, card.code) if card.suit or card.joker else card.label
+        faces[card.id] = (card.label, "card %s%s" % (card.colour or "plain", joker), title)
+    return faces
+
+
+def fill_cards(container, faces: dict, ids: list) -> None:
+    """Replace the container's children with these cards, in order, each marked data-card."""
+    fragment = document.createDocumentFragment()
+    for card_id in ids:
+        label, class_name, title = faces[card_id]
+        node = create("span", label, class_name)
+        node.dataset.card = str(card_id)
+        node.title = title
+        fragment.appendChild(node)
+    container.replaceChildren(fragment)
+
+
+def render_hands(faces: dict, hands: list) -> None:
+    """Draw each hand side by side, labelled 'Player k' and marked data-player=k."""
+    fragment = document.createDocumentFragment()
+    for number, hand in enumerate(hands, 1):
+        box = create("section", None, "hand")
+        box.dataset.player = str(number)
+        cards = create("div", None, "cards")
+        fill_cards(cards, faces, hand)
+        box.append(create("h3", "Player %d" % number), cards)
+        fragment.appendChild(box)
+    element("hands").replaceChildren(fragment)
+    show("hands-heading", bool(hands and hands[0]))
+
+
+def render_algorithm(spec) -> None:
+    """Show the algorithm's verdict, description and source, and only its parameter rows."""
+    entry = spec.algorithm
+    set_text("algo-description", "%s. %s" % ("Biased" if entry.biased else "Unbiased", entry.description))
+    element("algo-description").dataset.verdict = entry.verdict
+    set_text("algo-source", "Source: " + entry.source)
+    names = [p.name for p in entry.params]
+    for field in FIELDS:
+        if field.control and field.control.startswith("param-"):
+            show(field.control + "-row", field.key in names)
+
+
+def render_deck_controls(spec) -> None:
+    """Show the size field for numbered decks, packs and jokers for playing cards."""
+    numbered = spec.deck.kind == "numbered"
+    for field in FIELDS:
+        if field.key in ("size", "packs", "jokers"):
+            show(field.control + "-row", field.key == "size" if numbered else field.key != "size")
+    element("cards-each").max = str(len(spec.deck))
+    element("players").max = str(MAX_PLAYERS)
+
+
+def render_view(view: str) -> None:
+    """Show one view (deal or lab) and the controls that belong to it."""
+    for name in link.VIEWS:
+        element("tab-" + name).setAttribute("aria-selected", "true" if name == view else "false")
+        show(name + "-panel", name == view)
+    for node in document.querySelectorAll(".deal-only"):
+        node.hidden = view != "deal"
+
+
+def share_url(current: Link) -> str:
+    """Return this page's address with the link's query: the URL that reproduces it."""
+    location = window.location
+    return "%s%s?%s" % (location.origin, location.pathname, current.to_query())
+
+
+def show_notices(notices: list) -> None:
+    """List what was replaced by a default, one sentence each; hide the list when empty."""
+    box = element("notices")
+    box.replaceChildren()
+    for notice in notices:
+        item = create("li", str(notice) + ".")
+        item.dataset.field = notice.field
+        box.appendChild(item)
+    show("notices", bool(notices))

@@ -1,0 +1,70 @@
+"""DOM helpers shared by the page's views: find, fill, show and listen, with failures kept to one line."""
+
+import sys
+
+from pyscript import document, window
+from pyscript.ffi import create_proxy
+
+
+def element(element_id: str):
+    """Return the element with this id (the page's ids are fixed in index.html)."""
+    return document.getElementById(element_id)
+
+
+def set_text(element_id: str, text: str) -> None:
+    """Set an element's text; text is never parsed as HTML."""
+    element(element_id).textContent = text
+
+
+def show(element_id: str, visible: bool) -> None:
+    """Show or hide an element."""
+    element(element_id).hidden = not visible
+
+
+def create(tag: str, text: str = None, class_name: str = None):
+    """Return a new element, with its text (never HTML) and class when given."""
+    node = document.createElement(tag)
+    if text is not None:
+        node.textContent = text
+    if class_name:
+        node.className = class_name
+    return node
+
+
+def one_line(error: Exception) -> str:
+    """Return one line about a failure: the last line of its text (a worker's error carries its traceback)."""
+    lines = [line.strip() for line in str(error).split("\n") if line.strip()]
+    return (lines[-1] if lines else type(error).__name__)[:200]
+
+
+def report_failure(error: Exception, status_id: str = "status") -> None:
+    """Say in one line that something failed, keeping the page usable."""
+    status = element(status_id)
+    status.hidden = False
+    status.dataset.state = "error"
+    status.textContent = "Something went wrong: " + one_line(error)
+    sys.print_exception(error) if hasattr(sys, "print_exception") else print(repr(error), file=sys.stderr)
+
+
+def guarded(handler, status_id: str = "status"):
+    """Return ``handler`` wrapped so that any failure becomes one line in a status, never a traceback."""
+
+    def run(event=None):
+        try:
+            return handler(event)
+        except Exception as error:  # the page must stay usable whatever happens
+            report_failure(error, status_id)
+
+    return run
+
+
+def listen(target, event: str, handler, status_id: str = "status") -> None:
+    """Call ``handler(event)`` on each ``event`` of ``target`` (an element or its id), guarded."""
+    node = element(target) if isinstance(target, str) else target
+    node.addEventListener(event, create_proxy(guarded(handler, status_id)))
+
+
+def random_bytes(count: int) -> bytes:
+    """Return ``count`` bytes from the browser's CSPRNG (``crypto.getRandomValues``)."""
+    values = window.crypto.getRandomValues(window.Uint8Array.new(count))
+    return bytes(values[i] for i in range(count))

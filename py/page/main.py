@@ -1,0 +1,12 @@
+"""The page's entry point (MicroPython, main thread): show the link's deal, then mount the bias lab.
+
+The lab's glue is imported only after the deal is on screen: compiling it would delay the
+first cards, and the lab is needed only when someone opens it.
+"""
+
+from page import app
+
+app.start()
+from page import lab_view  # noqa: E402  (after the first deal, on purpose)
+
+app.mount(lab_view.mount)
