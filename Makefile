@@ -1,9 +1,10 @@
 # Shuffle Lab: setup, local server, tests.
 #   make setup   Python venv + test deps, npm runtime, static/vendor/, Debian chromium
 #   make serve   serve the site at http://localhost:8000/ (PORT=... for another port)
-#   make test    setup, then every test (unit + e2e in Chromium)
+#   make test    setup, then every test (unit, MicroPython, golden, e2e in Chromium): what CI runs
+#   make check   the fast loop, no browser (under a minute): ruff, unit tests, the core under MicroPython
 #   make site    assemble the deployable site into _site/ (what GitHub Pages serves)
-#   make bench   run scripts/bench.py, if there is one
+#   make bench   performance figures, printed side by side (scripts/bench.py; BENCH_ARGS=--quick)
 #   make clean   remove everything the targets above made
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -18,7 +19,7 @@ PIP_STAMP := $(VENV)/.installed-test-deps
 NPM_STAMP := node_modules/.installed-from-lock
 VENDOR_STAMP := static/vendor/.copied
 
-.PHONY: help setup setup-web chromium serve test bench site clean
+.PHONY: help setup setup-web chromium serve test check bench site clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -60,10 +61,17 @@ serve: setup-web
 	PORT=$(PORT) $(PY) scripts/serve.py
 
 test: setup
+	$(PY) -m ruff check py tests scripts
 	$(PY) -m pytest
 
+# No browser: unit and property tests, the golden vectors under CPython and under
+# MicroPython in Node (tests/test_portable.py), and the linter.
+check: setup-web
+	$(PY) -m ruff check py tests scripts
+	$(PY) -m pytest -q --ignore=tests/e2e -m "not slow"
+
 bench: setup
-	@if [ -f scripts/bench.py ]; then $(PY) scripts/bench.py; else echo "bench: no scripts/bench.py yet"; fi
+	$(PY) scripts/bench.py $(BENCH_ARGS)
 
 site: $(VENDOR_STAMP)
 	bash scripts/build_site.sh _site
