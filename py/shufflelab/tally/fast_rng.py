@@ -1,15 +1,17 @@
 """The tally's fast source: exactly unbiased draws from a Mersenne Twister, grouped for speed.
 
-CPython and Pyodide only. A seeded tally (``tseed``) reproduces its counts with this
-version of Shuffle Lab only: the README says why it is not a share-link promise.
+CPython and Pyodide only. A seeded tally (``tseed``) is part of a lab link: what this
+source draws for a seed is frozen as tally stream v1 by tests/golden/tally_v1.json.
 """
 
 import random as _stdlib_random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from math import prod
 
 from ..rng import WORD_BITS, check_bound
 
+_COIN_BYTES = tuple(bytes((b >> k) & 1 for k in range(8)) for b in range(256))  # a byte's bits, lowest first
 GROUP_BITS = 120  # bits per exact draw (fewest instructions of 30-512 under callgrind): 52 cards take three draws
 
 
@@ -27,6 +29,29 @@ class FastRng:
         self._generator = _stdlib_random.Random(seed)
         self._getrandbits = self._generator.getrandbits
         self.random = self._generator.random
+        self._spare_bytes = b""
+        self._coins = None
+
+    def take_bytes(self, count: int) -> bytes:
+        """Return the next ``count`` bytes of the word stream; bytes a call leaves over start the next one.
+
+        So a seeded tally draws the same bytes however its shuffles are split into batches.
+        """
+        short = count - len(self._spare_bytes)
+        if short > 0:
+            self._spare_bytes += bytes(self.words(-(-short // 4)))
+        taken, self._spare_bytes = self._spare_bytes[:count], self._spare_bytes[count:]
+        return taken
+
+    def coins(self) -> Iterator[int]:
+        """Return this generator's one endless stream of fair coins (0 or 1), eight per byte of ``take_bytes``."""
+        if self._coins is None:
+            self._coins = chain.from_iterable(iter(self._next_coins, None))
+        return self._coins
+
+    def _next_coins(self) -> bytes:
+        """Return the coins of the next 256 random bytes, one 0 or 1 per byte of the result."""
+        return b"".join(map(_COIN_BYTES.__getitem__, self.take_bytes(256)))
 
     def words(self, count: int) -> Sequence[int]:
         """Return ``count`` independent uniform 32-bit words, made in one call."""

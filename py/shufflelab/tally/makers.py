@@ -5,7 +5,6 @@ distributions.
 """
 
 from collections.abc import Iterator, Sequence
-from itertools import chain, repeat
 
 from .. import algorithms
 from .fast_rng import FastRng
@@ -32,8 +31,7 @@ def riffle_deck_from_labels(labels: Sequence[int]) -> bytes:
 def _uniform_labels(bits: int, count: int, rng: FastRng) -> Sequence[int]:
     """Return ``count`` independent uniform integers in [0, 2^bits)."""
     if bits <= 8:
-        raw = bytes(rng.words(-(-count // 4)))[:count]
-        return raw.translate(bytes(b & ((1 << bits) - 1) for b in range(256)))
+        return rng.take_bytes(count).translate(bytes(b & ((1 << bits) - 1) for b in range(256)))
     words_each = -(-bits // 32)
     size, surplus = 4 * words_each, 32 * words_each - bits
     raw = bytes(rng.words(words_each * count))
@@ -41,8 +39,8 @@ def _uniform_labels(bits: int, count: int, rng: FastRng) -> Sequence[int]:
 
 
 def random_comparator_decks(n: int, params: dict, rng: FastRng, count: int) -> bytes:
-    """Return ``count`` decks of the port's comparator merge sort, its coins drawn 32 at a time."""
-    coin_rng = _CoinRng(_endless_coins(rng))
+    """Return ``count`` decks of the port's comparator merge sort, its coins drawn eight per random byte."""
+    coin_rng = _CoinRng(rng.coins())
     deck = list(range(n))
     return b"".join(bytes(algorithms.comparator_merge_sort(deck, coin_rng)) for _ in range(count))
 
@@ -54,14 +52,3 @@ class _CoinRng:
 
     def __init__(self, coins: Iterator[int]) -> None:
         self.below = lambda m: next(coins)
-
-
-_COIN_BYTES = tuple(bytes((b >> k) & 1 for k in range(8)) for b in range(256))
-
-
-def _endless_coins(rng: FastRng, words_per_refill: int = 512) -> Iterator[int]:
-    """Yield fair coins as 0 or 1 forever, drawn 32 at a time from the rng's words."""
-    def refill() -> bytes:
-        return b"".join(map(_COIN_BYTES.__getitem__, bytes(rng.words(words_per_refill))))
-
-    return chain.from_iterable(map(lambda _: refill(), repeat(None)))
