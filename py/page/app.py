@@ -33,9 +33,11 @@ class Page:
         self.link = link
         if link.deal != self.drawn_deal:
             # a deal costs real work (15,000 cut-and-insert repetitions): only when it changed
+            js.performance.mark("shufflelab:deal-start")
             deal_view.write_form(link)
             deal_view.render_deal(link, deal_view.share_url(link))
             self.drawn_deal = link.deal
+            js.performance.measure("shufflelab:deal", "shufflelab:deal-start")  # the benchmark reads it
         deal_view.render_view(link.view.view)
         query = "?" + link.to_query()
         if history == "push" and query != str(window.location.search):

@@ -145,3 +145,18 @@ def assert_shows(page, expected: dict, where: str = "") -> None:
 def notice_texts(page) -> list[str]:
     """The notices the page lists, one text each."""
     return page.eval_on_selector_all("#notices li", "items => items.map(i => i.textContent)")
+
+
+def quiet_after_each_test(fixture_name: str):
+    """Return an autouse fixture: after each test that used ``fixture_name``, that page stayed on
+    its origin, failed no request, logged no error and opened no dialog."""
+    import pytest
+
+    @pytest.fixture(autouse=True)
+    def quiet(request):
+        yield
+        if fixture_name in request.fixturenames:
+            found = problems(request.getfixturevalue(fixture_name))
+            assert found == [], "\n".join(found)
+
+    return quiet

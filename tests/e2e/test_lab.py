@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from e2e_pages import Opened, open_in, problems
+from e2e_pages import Opened, open_in, problems, quiet_after_each_test
 
 from shufflelab import exact
 
@@ -288,13 +288,7 @@ def lab(browser, site_url, visit):
         context.close()
 
 
-@pytest.fixture(autouse=True)
-def quiet_lab_page(request):
-    """After each test on the shared page: it stayed on its origin, quiet and dialog-free."""
-    yield
-    if "lab" in request.fixturenames:
-        found = problems(request.getfixturevalue("lab"))
-        assert found == [], "\n".join(found)
+quiet_lab_page = quiet_after_each_test("lab")
 
 
 # --- 1. the tally runs, and stops on Pause ---------------------------------------------------

@@ -31,6 +31,7 @@ from e2e_pages import (
     notice_texts,
     open_in,
     problems,
+    quiet_after_each_test,
     url_params,
 )
 
@@ -100,13 +101,7 @@ def tab(browser, site_url, visit):
         context.close()
 
 
-@pytest.fixture(autouse=True)
-def quiet_tab(request):
-    """After each test on the tab: it stayed on its origin, quiet and dialog-free."""
-    yield
-    if "tab" in request.fixturenames:
-        found = problems(request.getfixturevalue("tab"))
-        assert found == [], "\n".join(found)
+quiet_tab = quiet_after_each_test("tab")
 
 
 @pytest.fixture(scope="module")

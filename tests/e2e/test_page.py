@@ -25,6 +25,7 @@ from e2e_pages import (
     notice_texts,
     open_in,
     problems,
+    quiet_after_each_test,
     run_cli,
     shown,
     url_params,
@@ -148,14 +149,7 @@ def fresh(browser, visit, request):
     assert found == [], "\n".join(found)
 
 
-@pytest.fixture(autouse=True)
-def quiet_shared_page(request):
-    """After each test that used the shared page: it stayed on its origin, quiet and
-    dialog-free (so a problem is reported by the flow that caused it)."""
-    yield
-    if "shared" in request.fixturenames:
-        found = problems(request.getfixturevalue("shared"))
-        assert found == [], "\n".join(found)
+quiet_shared_page = quiet_after_each_test("shared")
 
 
 # --- 1. shuffle and deal, card for card with the CLI --------------------------------------------

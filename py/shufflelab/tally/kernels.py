@@ -35,34 +35,27 @@ def lanes_for(n: int) -> int:
 
 def fisher_yates_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
     """Shuffle ``lanes`` decks as ``algorithms.fisher_yates``: i = n-1..1, j = below(i + 1)."""
-    columns = fresh_columns(n, lanes)
-    every_lane = (1 << lanes) - 1
-    spare = SpareBits(source, lanes)
-    for i in range(n - 1, 0, -1):
-        partners = uniform_planes(i + 1, lanes, source, spare)
-        swap_with_partner(columns, i, value_masks(partners, i + 1, every_lane))
-        yield columns
+    return _swap_each(n, lanes, source, ((i, i + 1) for i in range(n - 1, 0, -1)))
 
 
 def fisher_yates_off_by_one_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
     """Shuffle ``lanes`` decks as ``algorithms.fisher_yates_off_by_one``: j = below(i)."""
-    columns = fresh_columns(n, lanes)
-    every_lane = (1 << lanes) - 1
-    spare = SpareBits(source, lanes)
-    for i in range(n - 1, 0, -1):
-        partners = uniform_planes(i, lanes, source, spare)
-        swap_with_partner(columns, i, value_masks(partners, i, every_lane))
-        yield columns
+    return _swap_each(n, lanes, source, ((i, i) for i in range(n - 1, 0, -1)))
 
 
 def swap_any_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
     """Shuffle ``lanes`` decks as ``algorithms.swap_any``: i = n-1..0, j = below(n)."""
+    return _swap_each(n, lanes, source, ((i, n) for i in range(n - 1, -1, -1)))
+
+
+def _swap_each(n: int, lanes: int, source: LaneSource, steps) -> Iterator[Columns]:
+    """For each (i, m) of ``steps`` swap position i with a uniform j < m in every lane; yield after each."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
     spare = SpareBits(source, lanes)
-    for i in range(n - 1, -1, -1):
-        partners = uniform_planes(n, lanes, source, spare)
-        swap_with_partner(columns, i, value_masks(partners, n, every_lane))
+    for i, m in steps:
+        partners = uniform_planes(m, lanes, source, spare)
+        swap_with_partner(columns, i, value_masks(partners, m, every_lane))
         yield columns
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from shufflelab import catalog
 from shufflelab.exact.enumeration import enumerate_port
-from shufflelab.tally import FastRng
 
 # every entry with an exact position matrix (random-comparator has none, and says why)
 WITH_MATRIX = [entry.id for entry in catalog.entries() if entry.matrix is not None]
@@ -27,14 +26,3 @@ def cyclic(order: tuple[int, ...]) -> bool:
         k = order[k]
         length += 1
     return length == len(order)
-
-
-def port_tally(algorithm_id: str, n: int, trials: int, seed: int, params: dict | None = None) -> list[list[int]]:
-    """Return counts[card][position] of ``trials`` seeded runs of the port on 0..n-1."""
-    rng = FastRng(seed)
-    counts = [[0] * n for _ in range(n)]
-    deck = list(range(n))
-    for _ in range(trials):
-        for position, card in enumerate(catalog.shuffled(deck, algorithm_id, rng, params)):
-            counts[card][position] += 1
-    return counts

@@ -15,8 +15,10 @@ from shufflelab.exact.matrices import (
 from shufflelab.exact.orders import outcome_distribution
 from shufflelab.exact.physical import PHYSICAL_SECONDS_AT_52
 from shufflelab.stats.positions import chi_square_exact
+from shufflelab.tally import FastRng
 
-from .helpers import SMALL_PARAMS, WITH_MATRIX, enumerated, port_tally
+from ..stats.helpers import port_tally
+from .helpers import SMALL_PARAMS, WITH_MATRIX, enumerated
 
 
 @pytest.mark.parametrize("algorithm_id", WITH_MATRIX)
@@ -124,7 +126,7 @@ def test_the_seeded_tallies_cover_every_entry_with_a_matrix_but_c_rand():
 def test_seeded_tally_agrees_with_the_exact_matrix(algorithm_id, n, params, trials):
     # fixed seed, so the outcome is deterministic; the bound (p > 1e-6 after Bonferroni
     # over the rows) would fail for a model off by a few percent in any row
-    counts = port_tally(algorithm_id, n, trials, seed=2024, params=params)
+    counts = port_tally(algorithm_id, n, trials, FastRng(2024), params=params)
     comparison = chi_square_exact(counts, position_matrix(algorithm_id, n, params))
     assert not comparison.impossible
     assert comparison.p_value > 1e-6
@@ -132,13 +134,13 @@ def test_seeded_tally_agrees_with_the_exact_matrix(algorithm_id, n, params, tria
 
 def test_c_rand_port_agrees_with_the_ideal_rand_model():
     n, trials = 8, 16000
-    counts = port_tally("c-rand", n, trials, seed=3)
+    counts = port_tally("c-rand", n, trials, FastRng(3))
     comparison = chi_square_exact(counts, position_matrix("c-rand", n))
     assert comparison.p_value > 1e-6
 
 
 def test_a_wrong_matrix_is_caught_by_the_same_tally():
-    counts = port_tally("swap-any", 9, 9000, seed=2024)
+    counts = port_tally("swap-any", 9, 9000, FastRng(2024))
     comparison = chi_square_exact(counts, position_matrix("fisher-yates", 9))
     assert comparison.p_value < 1e-9
 
