@@ -124,6 +124,7 @@ class Visit:
     page: object
     url: str
     console_errors: list[str] = field(default_factory=list)
+    console_warnings: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
     ready_seconds: float | None = None
@@ -158,6 +159,7 @@ def visit_page(page, url: str, *, wait_ready: bool = True, label: str | None = N
     with wait_ready, wait for data-ready="true" and time it."""
     visit = Visit(page=page, url=url)
     page.on("console", lambda msg: msg.type == "error" and visit.console_errors.append(msg.text))
+    page.on("console", lambda msg: msg.type == "warning" and visit.console_warnings.append(msg.text))
     page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
     page.on("request", lambda request: visit.requests.append(request.url))
     page.on(

@@ -294,6 +294,13 @@ quiet_lab_page = quiet_after_each_test("lab")
 # --- 1. the tally runs, and stops on Pause ---------------------------------------------------
 
 
+def test_the_worker_starts_without_asking_for_the_dom(lab):
+    """sync_main_only: no "Unable to use `window` or `document`" warning, with no COOP/COEP headers."""
+    assert lab.page.evaluate("crossOriginIsolated") is False  # as on GitHub Pages
+    warnings = [text for text in lab.visit.console_warnings if "window" in text or "document" in text]
+    assert warnings == []
+
+
 def test_tally_grows_while_running_and_stops_when_paused(lab):
     page = lab.page
     choose_algorithm(page, "fisher-yates")
