@@ -2,23 +2,34 @@
 """Shuffle Lab benchmark: prints figures side by side from one run (not a timed test).
 
 Sections (each a function, so more can be added):
-  shuffle   issue 2: CPython, 52 cards: random.shuffle vs fisher_yates with FastRng and
-            with StreamRng; 1,000,000 cards with both sources
-  tally     issue 4: tally throughput (shuffle + count) for every registry algorithm
-  counting  how to count a batch of decks kept as bytes: which technique is fastest
-  browser   issue 4 in Chromium: the same tally_rate in Pyodide, the page's live tally,
-            plain JavaScript Fisher-Yates + tally, the exact swap-any matrix;
-            ``--cpython-only`` skips it
+  shuffle       CPython, 52 cards: random.shuffle vs fisher_yates with FastRng and with
+                StreamRng; 1,000,000 cards with both sources
+  instructions  the same 52-card shuffles counted in instructions under callgrind
+  tally         tally throughput (shuffle + count) for every catalog algorithm, CPython
+  counting      how to count a batch of decks kept as bytes: which technique is fastest
+  browser       in Chromium, the site on a free local port (``--cpython-only`` skips these):
+    first deal, cold       a shared link's first cards on the real page (MicroPython) against
+                           a bare PyScript page on Pyodide, each load in a fresh context: time
+                           to first cards, bytes fetched before them (and their gzip size)
+    first deal, throttled  the same two pages on a throttled network and CPU
+    cut-insert             the page's own deal timing for the slowest deal (15,000 repetitions)
+    lab in Pyodide         the same tally_rate in Pyodide, the exact swap-any matrix, the
+                           page's live tally, plain JavaScript Fisher-Yates + tally
+    against a baseline     the same tally in Pyodide at an older revision (--baseline REV,
+                           default the last commit before the split), two pages in turns
 
 This machine is noisy: every figure is the median of ``--repeats`` measurements, and the
-cases of a section take turns (round robin) so a busy moment hits them all alike.
+cases of a section take turns (round robin) so a busy moment hits them all alike. The last
+lines list each target, the figure and whether it meets it.
 
-    .venv/bin/python scripts/bench.py [--quick] [--repeats N] [--cpython-only] [--json PATH]
+    .venv/bin/python scripts/bench.py [--quick] [--repeats N] [--cpython-only] [--baseline REV|none]
+                                      [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import platform
 import random
@@ -29,15 +40,28 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "py"))
 
-from shufflelab import algorithms, tally  # noqa: E402
-from shufflelab.rng import FastRng, StreamRng  # noqa: E402
+from shufflelab import algorithms, catalog  # noqa: E402
+from shufflelab.rng import StreamRng  # noqa: E402
+from shufflelab.tally import Tally  # noqa: E402
+from shufflelab.tally.bitslice import (  # noqa: E402
+    FastLaneSource,
+    decks_from_columns,
+    planes_from_lane_bytes,
+    planes_per_card,
+    value_masks,
+)
+from shufflelab.tally.counting import count_lanes  # noqa: E402
+from shufflelab.tally.fast_rng import FastRng  # noqa: E402
+from shufflelab.tally.kernels import fisher_yates_block, make_block  # noqa: E402
 
 DECK = 52
 BIG_DECK = 1_000_000
-TALLY_TARGET_PER_SECOND = 150_000  # CPython goal, so Pyodide (1.5-2.9x slower) makes 60,000
+TALLY_TARGET_PER_SECOND = 150_000  # CPython
 ONE_MILLION_TARGET_SECONDS = 1.0
+MB = 1_000_000
 
 
 # --- measuring ----------------------------------------------------------------------------
@@ -73,7 +97,7 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
         print("  ".join(f"{cell:<{w}}" if k == 0 else f"{cell:>{w}}" for k, (cell, w) in enumerate(zip(row, widths))))
 
 
-# --- section: one shuffle (issue 2) --------------------------------------------------------
+# --- section: one shuffle -------------------------------------------------------------------
 
 
 def shuffle_section(repeats: int, quick: bool) -> dict:
@@ -105,15 +129,15 @@ def shuffle_section(repeats: int, quick: bool) -> dict:
     rows = [
         [name, f"{seconds * 1e6:.1f}", f"{baseline / seconds:.2f}x"] for name, seconds in per_shuffle.items()
     ]
-    print_table(f"Issue 2 - one shuffle of {DECK} cards, CPython (median of {repeats})",
+    print_table(f"One shuffle of {DECK} cards, CPython (median of {repeats})",
                 ["method", "us/shuffle", "speed vs random.shuffle"], rows)
-    # the issue's target is for the fast source; the stream's figure is for comparison
+    # the target is for the fast source; the stream's figure is for comparison
     rows = [
         [name, f"{seconds:.3f}",
          ("yes" if seconds < ONE_MILLION_TARGET_SECONDS else "NO") if "FastRng" in name else "-"]
         for name, seconds in one_million.items()
     ]
-    print_table(f"Issue 2 - one shuffle of {BIG_DECK:,} cards, CPython (median of {big_repeats})",
+    print_table(f"One shuffle of {BIG_DECK:,} cards, CPython (median of {big_repeats})",
                 ["method", "seconds", f"target < {ONE_MILLION_TARGET_SECONDS:g} s"], rows)
     return {
         "us_per_shuffle_52": {name: s * 1e6 for name, s in per_shuffle.items()},
@@ -121,7 +145,7 @@ def shuffle_section(repeats: int, quick: bool) -> dict:
     }
 
 
-# --- section: instructions per shuffle (issue 2, noise-free) ---------------------------------
+# --- section: instructions per shuffle (noise-free) ------------------------------------------
 
 INSTRUCTION_CALLS = 3000
 INSTRUCTION_CASES = {
@@ -142,7 +166,7 @@ def instructions_section() -> dict:
         print("\nInstructions per shuffle: valgrind is not installed (apt-get install valgrind); skipped")
         return {}
     prelude = (f"import sys, random\nsys.path.insert(0, {str(Path(__file__).resolve().parent.parent / 'py')!r})\n"
-               f"from shufflelab import algorithms\nfrom shufflelab.rng import FastRng\n"
+               f"from shufflelab import algorithms\nfrom shufflelab.tally.fast_rng import FastRng\n"
                f"deck = list(range({DECK}))\nCALLS = {INSTRUCTION_CALLS}\n")
     totals = {}
     for name, body in INSTRUCTION_CASES.items():
@@ -152,27 +176,27 @@ def instructions_section() -> dict:
     start_up = totals.pop("nothing (interpreter start-up)")
     per_shuffle = {name: (total - start_up) / INSTRUCTION_CALLS for name, total in totals.items()}
     baseline = per_shuffle["random.Random().shuffle"]
-    print_table(f"Issue 2 - instructions per {DECK}-card shuffle under callgrind (repeatable on a busy machine)",
+    print_table(f"Instructions per {DECK}-card shuffle under callgrind (repeatable on a busy machine)",
                 ["method", "instructions", "vs random.shuffle"],
                 [[name, f"{count:,.0f}", f"{count / baseline:.2f}x"] for name, count in per_shuffle.items()])
     return per_shuffle
 
 
-# --- section: tally throughput (issue 4) ---------------------------------------------------
+# --- section: tally throughput ---------------------------------------------------------------
 
 
 def tally_cases(quick: bool) -> list[tuple[str, int]]:
     """Return the (algorithm id, n) pairs to measure: every algorithm at 52, bigger decks for fisher-yates."""
-    cases = [(algorithm.id, DECK) for algorithm in algorithms.ALGORITHMS]
+    cases = [(entry.id, DECK) for entry in catalog.entries()]
     if not quick:
         cases += [("fisher-yates", 104), ("swap-any", 104), ("fisher-yates", 255)]
     return cases
 
 
-def tally_rate(t: tally.Tally, budget: float) -> float:
+def tally_rate(t: Tally, budget: float) -> float:
     """Run ``t`` for about ``budget`` seconds (whole batches) and return shuffles per second."""
     # kernels: a quarter block per run, so block making is paced as in the worker;
-    # the registry path: batches grow until they fill the budget
+    # the other paths: batches grow until they fill the budget
     batch = max(1, t.lanes // 4) if t.kernel else 1
     done, started = 0, time.perf_counter()
     while True:
@@ -190,7 +214,7 @@ def tally_section(repeats: int, quick: bool) -> list[dict]:
     budget = 0.15 if quick else 0.4
     tallies, first_run = {}, {}
     for algo, n in tally_cases(quick):
-        t = tally.Tally(algo, n, seed=f"bench-{algo}-{n}")
+        t = Tally(algo, n, seed=f"bench-{algo}-{n}")
         started = time.perf_counter()
         t.run(1)  # a kernel's first run makes its first whole block: shown apart
         first_run[algo, n] = time.perf_counter() - started
@@ -204,7 +228,7 @@ def tally_section(repeats: int, quick: bool) -> list[dict]:
         rows.append({
             "algo": algo,
             "n": n,
-            "path": "bit-sliced kernel" if t.kernel else "registry per deck",
+            "path": "bit-sliced kernel" if t.kernel else "bulk deck maker" if t.deck_maker else "port per deck",
             "cpython_per_second": rate,
             "first_run_ms": first_run[algo, n] * 1e3,
             "lanes": t.lanes,
@@ -214,7 +238,7 @@ def tally_section(repeats: int, quick: bool) -> list[dict]:
 
 
 def print_tally_table(rows: list[dict], repeats: int, browser_rows: list[dict]) -> None:
-    """Print tally throughput, with browser figures beside CPython's when there are any."""
+    """Print tally throughput, with browser figures (Pyodide, plain JS) beside CPython's when there are any."""
     browser = {(r["algo"], r["n"], r["where"]): r["per_second"] for r in browser_rows}
     fisher_yates = next(r["cpython_per_second"] for r in rows if r["algo"] == "fisher-yates" and r["n"] == DECK)
     header = ["algorithm", "n", "path", "CPython /s", "vs fisher-yates", "first run ms"]
@@ -236,7 +260,7 @@ def print_tally_table(rows: list[dict], repeats: int, browser_rows: list[dict]) 
             ]
         table.append(line)
     print_table(
-        f"Issue 4 - tally throughput, shuffle + count (median of {repeats}); "
+        f"Tally throughput, shuffle + count (median of {repeats}); "
         f"target fisher-yates n={DECK}: >= {TALLY_TARGET_PER_SECOND:,}/s in CPython",
         header,
         table,
@@ -251,8 +275,8 @@ def print_tally_table(rows: list[dict], repeats: int, browser_rows: list[dict]) 
 def counting_section(repeats: int, quick: bool) -> dict:
     """Compare ways of counting card x position for one batch of decks; print and return us/deck."""
     n, lanes = DECK, 4096 if quick else 16384
-    columns = tally.make_block(tally.fisher_yates_block, n, lanes, tally.FastLaneSource(FastRng(5)))
-    decks = tally.decks_from_columns(columns, lanes)
+    columns = make_block(fisher_yates_block, n, lanes, FastLaneSource(FastRng(5)))
+    decks = decks_from_columns(columns, lanes)
     sample = decks[: n * 1024]  # the per-card Python loop is too slow for the whole batch
 
     def fresh():
@@ -284,14 +308,14 @@ def counting_section(repeats: int, quick: bool) -> dict:
         counts = fresh()
         every_lane = (1 << lanes) - 1
         for p in range(n):
-            planes = tally.planes_from_lane_bytes(decks[p::n], 1, tally.planes_per_card(n))
-            for card, mask in enumerate(tally.value_masks(planes, n, every_lane)):
+            planes = planes_from_lane_bytes(decks[p::n], 1, planes_per_card(n))
+            for card, mask in enumerate(value_masks(planes, n, every_lane)):
                 counts[card][p] += mask.bit_count()
         return counts
 
     def bit_sliced():
         counts, fixed = fresh(), [0] * (n + 1)
-        tally.count_lanes(columns, 0, lanes, counts, fixed)
+        count_lanes(columns, 0, lanes, counts, fixed)
         return counts
 
     expected = bytes_count()
@@ -315,13 +339,26 @@ def counting_section(repeats: int, quick: bool) -> dict:
     return {name: s * 1e6 for name, s in per_deck.items()}
 
 
-# --- section: browser -----------------------------------------------------------------------
+# --- browser sections -----------------------------------------------------------------------
 
-BROWSER_CASES = [("fisher-yates", DECK), ("swap-any", DECK), ("random-comparator", DECK), ("riffle-gsr", DECK)]
-BROWSER_TARGET_PER_SECOND = 60_000
-EXACT_TARGET_SECONDS = 0.25
-CHROMIUM_FLAGS = ["--headless=new", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHARED_LINK = "?v=1&algo=fisher-yates&seed=bench&deck=standard&players=4&cards=5&style=round-robin"
+DEAL_MARK = "shufflelab:deal-ready"  # py/page/app.py: the first cards are on screen
+DEAL_MEASURE = "shufflelab:deal"  # py/page/app.py: one deal, drawing included
+BARE_MARK = "bare:first-line"
+BARE_PAGE = "bench-bare-pyodide.html"  # pages the site doesn't have, served by the bench only
+LAB_PAGE = "bench-lab-pyodide.html"
+BARE_CODE = f'import js; js.performance.mark("{BARE_MARK}")'
+
+FIRST_DEAL_RATIO_TARGET = 0.3  # deal page's time / bare Pyodide page's time
+FIRST_DEAL_BYTES_TARGET = 1.5 * MB
+FIRST_DEAL_BYTES_AIM = 1.0 * MB
+THROTTLED_DEAL_TARGET_MS = 3000
+CUT_INSERT_TARGET_MS = 300
+SAME_SPEED_RATIO = 0.95  # side by side in one run, a lower ratio than this is a real slowdown here
+PYODIDE_TALLY_TARGET_PER_SECOND = 300_000  # fisher-yates, 52 cards: keep today's figure
+EXACT_TARGET_SECONDS = 0.1
+
+PYODIDE_CASES = [("fisher-yates", DECK), ("swap-any", DECK), ("riffle-gsr", DECK), ("random-comparator", DECK)]
 
 # Plain JavaScript, the figure Python is compared with: Fisher-Yates as it is usually
 # written (Math.floor(Math.random() * (i + 1))), plus the n x n count.
@@ -347,113 +384,432 @@ JS_FISHER_YATES_TALLY = """
 """
 
 
+def verdict(meets: bool) -> str:
+    return "meets" if meets else "MISSES"
+
+
+def print_errors(label: str, errors: list[str]) -> None:
+    """Print the distinct console errors a section's pages logged (there should be none)."""
+    for error in dict.fromkeys(errors):
+        print(f"  {label}: console error: {error[:300]}")
+
+
+def first_deal_section(browser, site, repeats: int, throttled: bool = False) -> dict:
+    """Time a shared link's first cards (real page, MicroPython) against a bare Pyodide page, cold.
+
+    Each load is in a fresh browser context (empty cache); the two pages take turns.
+    ``throttled``: 9 Mbit/s, 40 ms latency and a CPU 4x slower (bench_pages.throttle).
+    """
+    from bench_pages import bare_pyodide_html, cold_load
+
+    pages = {
+        "deal": (site.url + SHARED_LINK, DEAL_MARK, True),
+        "bare": (site.add_page(BARE_PAGE, bare_pyodide_html(BARE_CODE)), BARE_MARK, False),
+    }
+    loads: dict[str, list[dict]] = {name: [] for name in pages}
+    for k in range(repeats):
+        for name in (("deal", "bare") if k % 2 == 0 else ("bare", "deal")):  # neither always first
+            url, mark, real_page = pages[name]
+            loads[name].append(cold_load(browser, site, url, mark, ready_attribute=real_page, throttled=throttled))
+    figures = {
+        name: {
+            "ms": statistics.median(load["ms"] for load in runs),
+            "bytes": statistics.median(load["bytes"] for load in runs),
+            "gzip_bytes": statistics.median(load["gzip_bytes"] for load in runs),
+            "files": runs[-1]["files"],
+            "runs_ms": [load["ms"] for load in runs],
+        }
+        for name, runs in loads.items()
+    }
+    figures["deal"]["file_list"] = loads["deal"][-1]["file_list"]
+    figures["ratio"] = figures["deal"]["ms"] / figures["bare"]["ms"]
+    figures["throttled"] = throttled
+
+    deal, bare = figures["deal"], figures["bare"]
+    title = ("First deal, throttled: 9 Mbit/s, 40 ms latency, CPU 4x slower" if throttled
+             else "First deal, cold cache")
+    rows = [
+        [f"shared link, index.html (MicroPython) to {DEAL_MARK}", f"{deal['ms']:,.0f}", f"{deal['bytes'] / MB:.2f}",
+         f"{deal['gzip_bytes'] / MB:.2f}", str(deal["files"])],
+        [f"bare PyScript page on Pyodide to {BARE_MARK}", f"{bare['ms']:,.0f}", f"{bare['bytes'] / MB:.2f}",
+         f"{bare['gzip_bytes'] / MB:.2f}", str(bare["files"])],
+        ["deal / bare", f"{figures['ratio']:.2f}x", f"{deal['bytes'] / bare['bytes']:.2f}x",
+         f"{deal['gzip_bytes'] / bare['gzip_bytes']:.2f}x", ""],
+    ]
+    print_table(f"{title} (fresh browser context per load, median of {repeats}, taking turns)",
+                ["page", "ms", "MB served", "MB gzip -9", "files"], rows)
+    print("  ms: from navigation start to the mark; MB: what the local server sent before it "
+          "(uncompressed), and the same files gzipped (GitHub Pages sends gzip)")
+    print(f"  each load, ms: deal {', '.join(f'{ms:,.0f}' for ms in deal['runs_ms'])}; "
+          f"bare {', '.join(f'{ms:,.0f}' for ms in bare['runs_ms'])}")
+    if throttled:
+        print(f"  first deal in {deal['ms'] / 1000:.2f} s {verdict(deal['ms'] <= THROTTLED_DEAL_TARGET_MS)} "
+              f"the target of {THROTTLED_DEAL_TARGET_MS / 1000:g} s")
+    else:
+        print(f"  deal / bare {figures['ratio']:.2f} {verdict(figures['ratio'] <= FIRST_DEAL_RATIO_TARGET)} "
+              f"the target of <= {FIRST_DEAL_RATIO_TARGET:g}; {deal['bytes'] / MB:.2f} MB served "
+              f"({deal['gzip_bytes'] / MB:.2f} MB gzip) {verdict(deal['bytes'] <= FIRST_DEAL_BYTES_TARGET)} "
+              f"the target of <= {FIRST_DEAL_BYTES_TARGET / MB:g} MB (aim {FIRST_DEAL_BYTES_AIM / MB:g} MB)")
+        largest = sorted(deal["file_list"], key=lambda f: -f["bytes"])[:6]
+        print("  largest files before the first deal: " + ", ".join(
+            f"{f['url'].removeprefix(site.url) or 'index.html'} {f['bytes'] / 1000:,.0f} kB "
+            f"({f['gzip_bytes'] / 1000 if f['gzip_bytes'] is not None else 0:,.0f} kB gzip)" for f in largest))
+    for name, runs in loads.items():
+        print_errors(name, [error for load in runs for error in load["errors"]])
+    return figures
+
+
+def cut_insert_section(browser, site, opens: int, clicks: int) -> dict:
+    """Read the page's own deal measure for cut-insert (15,000 repetitions): opened from a link, then New seed."""
+    from bench_pages import record_errors, wait_until_ready
+
+    durations_js = f"() => performance.getEntriesByName('{DEAL_MEASURE}').map(e => e.duration)"
+    first, warm, errors = [], [], []  # errors: one list per page, filled as it logs
+    context = browser.new_context()
+    try:
+        for _ in range(opens):
+            page = context.new_page()
+            errors.append(record_errors(page))
+            page.goto(site.url + "?algo=cut-insert&seed=bench")
+            wait_until_ready(page)
+            first.append(page.evaluate(durations_js)[0])  # the link's deal, as the page opened
+            for _ in range(clicks):
+                done = len(page.evaluate(durations_js))
+                page.click("#new-seed")  # a fresh seed: a new deal
+                page.wait_for_function(f"k => performance.getEntriesByName('{DEAL_MEASURE}').length > k", arg=done)
+            warm += page.evaluate(durations_js)[1:]
+            page.close()
+    finally:
+        context.close()
+    figures = {"first_ms": statistics.median(first), "warm_ms": statistics.median(warm),
+               "first_runs_ms": first, "warm_runs_ms": warm}
+    print_table(f"cut-insert deal on the page (15,000 repetitions, 52 cards; performance.measure "
+                f"'{DEAL_MEASURE}', drawing included)",
+                ["deal", "median ms", "runs", f"target <= {CUT_INSERT_TARGET_MS} ms"],
+                [["opened from a link", f"{figures['first_ms']:,.0f}", str(len(first)),
+                  verdict(figures["first_ms"] <= CUT_INSERT_TARGET_MS)],
+                 ["New seed (page warm)", f"{figures['warm_ms']:,.0f}", str(len(warm)),
+                  verdict(figures["warm_ms"] <= CUT_INSERT_TARGET_MS)]])
+    print_errors("cut-insert", [error for page_errors in errors for error in page_errors])
+    return figures
+
+
 def pyodide_measurement(cases: list[tuple[str, int]], budget: float, repeats: int) -> str:
-    """Return Python source that runs ``tally_rate`` (this file's, verbatim) in Pyodide."""
+    """Return Python source that runs ``tally_rate`` (this file's, verbatim) in Pyodide; it sets ``result``."""
     import inspect
 
     return "\n".join([
-        "import json, time, statistics",
-        "from shufflelab import tally, exact",
+        "from __future__ import annotations",
+        "import json, statistics, time",
+        "started = time.perf_counter()",
+        "from shufflelab import exact",
+        "from shufflelab.tally import Tally",
+        "import_seconds = time.perf_counter() - started",
         inspect.getsource(tally_rate),
         f"cases = {cases!r}",
-        "tallies = {(a, n): tally.Tally(a, n, seed=f'bench-{a}-{n}') for a, n in cases}",
-        "for t in tallies.values(): t.run(1)",
+        "tallies = {(a, n): Tally(a, n, seed=f'bench-{a}-{n}') for a, n in cases}",
+        "first_run = {}",
+        "for key, t in tallies.items():",
+        "    started = time.perf_counter()",
+        "    t.run(1)",
+        "    first_run[key] = time.perf_counter() - started",
         "rates = {key: [] for key in tallies}",
         f"for _ in range({repeats}):",
         "    for key, t in tallies.items():",
         f"        rates[key].append(tally_rate(t, {budget}))",
-        "started = time.perf_counter()",
-        "exact.position_matrix('swap-any', 52, {})",
-        "exact_seconds = time.perf_counter() - started",
+        "exact_seconds = []",
+        f"for _ in range({max(2, repeats)}):",
+        "    started = time.perf_counter()",
+        f"    exact.position_matrix('swap-any', {DECK})",
+        "    exact_seconds.append(time.perf_counter() - started)",
         "result = json.dumps({'rates': [[a, n, statistics.median(r)] for (a, n), r in rates.items()],",
-        "                     'exact_seconds': exact_seconds})",
+        "                     'each_rate': [[a, n, r] for (a, n), r in rates.items()],",
+        "                     'first_run_ms': [[a, n, s * 1000] for (a, n), s in first_run.items()],",
+        "                     'exact_seconds': exact_seconds, 'import_seconds': import_seconds})",
     ])
 
 
-def browser_section(repeats: int, quick: bool) -> list[dict]:
-    """Measure in Chromium: the same tally_rate in Pyodide, the page's live tally, and plain JS.
+def in_page_runner(code: str) -> str:
+    """Return a page script that runs ``code`` and puts its ``result`` (or the traceback) in html[data-bench-result]."""
+    return "\n".join([
+        "import json, traceback",
+        "import js",
+        f"BENCH_CODE = {code!r}",
+        "try:",
+        "    _namespace = {'__name__': 'bench'}",
+        "    exec(compile(BENCH_CODE, 'bench', 'exec'), _namespace)",
+        "    _out = _namespace['result']",
+        "except BaseException:",
+        "    _out = json.dumps({'error': traceback.format_exc()})",
+        "js.document.documentElement.dataset.benchResult = _out",
+    ])
 
-    Serves the site on a free local port, opens it in Chromium ($SHUFFLELAB_CHROMIUM or
-    /usr/bin/chromium) and prints the figures beside CPython's; returns rows for the table.
+
+def pyodide_lab_section(browser, site, repeats: int, quick: bool) -> dict:
+    """Run the lab's code in Pyodide in Chromium; the page's live tally; plain JS Fisher-Yates.
+
+    The tally and the exact matrix run on a bare PyScript page on Pyodide (main thread) with
+    worker.toml's files, so ``shufflelab`` imports as in the lab's worker.
     """
-    import os
-    import threading
+    import tomllib
 
-    from playwright.sync_api import sync_playwright
+    from bench_pages import bare_pyodide_html, record_errors
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from serve import SiteHandler, make_server
-
-    SiteHandler.log_message = lambda self, *args: None  # the figures, not the request log
-    server = make_server("127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
-    chromium = os.environ.get("SHUFFLELAB_CHROMIUM") or "/usr/bin/chromium"
-    flags = CHROMIUM_FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
-    budget, live_seconds = (0.15, 3.0) if quick else (0.4, 6.0)
-    rows: list[dict] = []
+    budget, live_seconds = (0.15, 3.0) if quick else (0.4, 5.0)
+    files = tomllib.loads((ROOT / "worker.toml").read_text(encoding="utf-8"))["files"]
+    code = in_page_runner(pyodide_measurement(PYODIDE_CASES, budget, repeats))
+    url = site.add_page(LAB_PAGE, bare_pyodide_html(code, {"files": files}, title="bench: the lab in Pyodide"))
+    context = browser.new_context()
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, args=flags)
-            page = browser.new_page()
-            page.goto(url)
-            page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=120_000)
-            measured = json.loads(run_in_page_python(page, pyodide_measurement(BROWSER_CASES, budget, repeats)))
-            rows += [{"where": "pyodide", "algo": a, "n": n, "per_second": r} for a, n, r in measured["rates"]]
-            js = [page.evaluate(JS_FISHER_YATES_TALLY, [DECK, budget * 2]) for _ in range(repeats)]
-            rows.append({"where": "javascript", "algo": "fisher-yates", "n": DECK, "per_second": statistics.median(js)})
-            live = live_tally_rates(browser, url, live_seconds)
-            browser.close()
+        page = context.new_page()
+        errors = record_errors(page)
+        page.goto(url)
+        page.wait_for_function("() => document.documentElement.dataset.benchResult !== undefined", timeout=600_000)
+        measured = json.loads(page.evaluate("document.documentElement.dataset.benchResult"))
+        if "error" in measured:
+            raise RuntimeError("the measurement failed in Pyodide:\n" + measured["error"])
+        js = [page.evaluate(JS_FISHER_YATES_TALLY, [DECK, budget * 2]) for _ in range(repeats)]
+        page.close()
     finally:
-        server.shutdown()
-    print_browser_summary(rows, measured["exact_seconds"], live)
-    return rows
+        context.close()
+    live = live_tally_rates(browser, site.url, live_seconds)
+    rows = [{"where": "pyodide", "algo": a, "n": n, "per_second": r} for a, n, r in measured["rates"]]
+    rows.append({"where": "javascript", "algo": "fisher-yates", "n": DECK, "per_second": statistics.median(js)})
+    figures = {
+        "rows": rows,
+        "first_run_ms": measured["first_run_ms"],
+        "each_rate": measured["each_rate"],
+        "exact_first_seconds": measured["exact_seconds"][0],
+        "exact_again_seconds": statistics.median(measured["exact_seconds"][1:]),
+        "import_seconds": measured["import_seconds"],
+        "live": live,
+    }
+    print_lab_summary(figures, repeats)
+    print_errors("lab in Pyodide", errors)
+    return figures
 
 
-def run_in_page_python(page, code: str, timeout_ms: int = 300_000) -> str:
-    """Run ``code`` as a new <script type="py"> in the page; return its variable ``result``."""
-    page.evaluate(
-        """code => {
-            const script = document.createElement("script");
-            script.type = "py";
-            script.textContent = code + "\\nfrom pyscript import document as _d\\n_d.body.dataset.benchResult = result\\n";
-            document.body.append(script);
-        }""",
-        code,
-    )
-    page.wait_for_selector("body[data-bench-result]", state="attached", timeout=timeout_ms)
-    return page.evaluate("document.body.dataset.benchResult")
+BASELINE_REV = "efc9911"  # the last commit whose page ran on Pyodide: the lab's speed before the split
+BASELINE_CASES = [("fisher-yates", DECK), ("swap-any", DECK)]
+
+
+def baseline_files(rev: str, site) -> dict:
+    """Serve ``rev``'s py/shufflelab/ under /bench-baseline/ and return the PyScript [files] table for it."""
+    import io
+    import subprocess
+    import tarfile
+
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev, "py/shufflelab"],
+                             check=True, capture_output=True).stdout
+    files = {}
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            if member.isfile() and member.name.endswith(".py"):
+                name = "bench-baseline/" + member.name
+                site.pages["/" + name] = tar.extractfile(member).read()
+                files["./" + name] = "./" + member.name.removeprefix("py/")
+    return files
+
+
+def tally_rate_server(cases: list[tuple[str, int]], budget: float) -> str:
+    """Return page code that makes ``window.benchTallyRates()`` measure each case once, as JSON."""
+    import inspect
+
+    return "\n".join([
+        "from __future__ import annotations",
+        "import json, time",
+        "import js",
+        "from pyscript.ffi import create_proxy",
+        "from shufflelab.tally import Tally",
+        inspect.getsource(tally_rate),
+        f"tallies = {{(a, n): Tally(a, n, seed=f'bench-{{a}}-{{n}}') for a, n in {cases!r}}}",
+        "for t in tallies.values(): t.run(1)",
+        "def measure():",
+        f"    return json.dumps([[a, n, tally_rate(t, {budget})] for (a, n), t in tallies.items()])",
+        "js.window.benchTallyRates = create_proxy(measure)",
+        "js.document.documentElement.dataset.benchReady = 'yes'",
+    ])
+
+
+def baseline_section(browser, site, repeats: int, quick: bool, rev: str) -> dict:  # noqa: ARG001
+    """The lab's tally in Pyodide now and at ``rev``, side by side: two pages, measured in turns."""
+    import tomllib
+
+    from bench_pages import bare_pyodide_html
+
+    # short runs swing by ±20 % here; 0.4 s a run and at least five turns each keep the ratio honest
+    budget, repeats = 0.4, max(repeats, 5)
+    code = tally_rate_server(BASELINE_CASES, budget)
+    now_files = tomllib.loads((ROOT / "worker.toml").read_text(encoding="utf-8"))["files"]
+    pages = {}
+    context = browser.new_context()
+    try:
+        for label, files in (("now", now_files), (rev, baseline_files(rev, site))):
+            url = site.add_page(f"bench-tally-{label}.html",
+                                bare_pyodide_html(code, {"files": files}, title=f"bench: the tally at {label}"))
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_selector("html[data-bench-ready]", state="attached", timeout=300_000)
+            pages[label] = page
+        rates = {label: [] for label in pages}
+        for _ in range(repeats):
+            for label, page in pages.items():  # in turns, so a busy moment hits both
+                rates[label].append(json.loads(page.evaluate("window.benchTallyRates()")))
+    finally:
+        context.close()
+    medians = {label: {(a, n): statistics.median(run[k][2] for run in runs) for k, (a, n) in enumerate(BASELINE_CASES)}
+               for label, runs in rates.items()}
+    table = [[a, str(n), f"{medians['now'][a, n]:,.0f}", f"{medians[rev][a, n]:,.0f}",
+              f"{medians['now'][a, n] / medians[rev][a, n]:.2f}x"] for a, n in BASELINE_CASES]
+    print_table(f"The lab's tally in Pyodide, this tree against {rev} (before the split), two pages taking turns "
+                f"(median of {repeats})", ["algorithm", "n", "now /s", f"{rev} /s", "now / before"], table)
+    return {"rev": rev, "now": [[a, n, r] for (a, n), r in medians["now"].items()],
+            "before": [[a, n, r] for (a, n), r in medians[rev].items()]}
 
 
 def live_tally_rates(browser, url: str, seconds: float) -> dict:
     """Run the page's own bias lab (worker, redraws and all) and read its rates, as a user sees them."""
-    page = browser.new_page()
-    page.goto(url + "?view=lab&algo=fisher-yates")
-    page.wait_for_selector("#lab-start:enabled", timeout=120_000)
-    page.click("#lab-start")
-    page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0", timeout=60_000)
-    first = (time.perf_counter(), int(page.text_content("#trials")))
-    time.sleep(seconds)  # a benchmark's measuring window, not a test's wait
-    last = (time.perf_counter(), int(page.text_content("#trials")))
-    page.click("#lab-pause")
-    worker_rate = page.text_content("#rate")
-    page.close()
-    return {"wall_per_second": (last[1] - first[1]) / (last[0] - first[0]), "worker_rate_shown": worker_rate}
+    from bench_pages import record_errors
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors = record_errors(page)
+        page.goto(url + "?view=lab&algo=fisher-yates")
+        page.wait_for_selector("#lab-start:enabled", timeout=180_000)
+        page.click("#lab-start")
+        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0", timeout=60_000)
+        first = (time.perf_counter(), int(page.text_content("#trials")))
+        time.sleep(seconds)  # a benchmark's measuring window, not a test's wait
+        last = (time.perf_counter(), int(page.text_content("#trials")))
+        page.click("#lab-pause")
+        worker_rate = page.text_content("#rate")
+    finally:
+        context.close()
+    return {"wall_per_second": (last[1] - first[1]) / (last[0] - first[0]), "worker_rate_shown": worker_rate,
+            "errors": errors}
 
 
-def print_browser_summary(rows: list[dict], exact_seconds: float, live: dict) -> None:
-    """Print the issue 4 browser figures against their targets."""
-    pyodide = next(r["per_second"] for r in rows if r["where"] == "pyodide" and r["algo"] == "fisher-yates")
+def print_lab_summary(figures: dict, repeats: int) -> None:
+    """Print the lab's figures in Chromium against their targets."""
+    rows = figures["rows"]
+    first_run = {(a, n): ms for a, n, ms in figures["first_run_ms"]}
     javascript = next(r["per_second"] for r in rows if r["where"] == "javascript")
-    print("\nIssue 4 - in Chromium (Pyodide in the page, plain JS in the same page)")
-    verdict = "meets" if pyodide >= BROWSER_TARGET_PER_SECOND else "MISSES"
-    print(f"fisher-yates n={DECK} tally in Pyodide: {pyodide:,.0f}/s {verdict} the target of "
-          f"{BROWSER_TARGET_PER_SECOND:,}/s; plain JS {javascript:,.0f}/s, JS / Pyodide {javascript / pyodide:.1f}x")
-    print(f"the page's live tally (worker + 5 redraws/s): {live['wall_per_second']:,.0f}/s on the wall clock, "
+    table = [[r["algo"], str(r["n"]), f"{r['per_second']:,.0f}", f"{first_run[r['algo'], r['n']]:,.0f}"]
+             for r in rows if r["where"] == "pyodide"]
+    table.append(["plain JS Fisher-Yates + count", str(DECK), f"{javascript:,.0f}", "-"])
+    print_table(f"The lab in Pyodide: the bench's tally_rate on a bare PyScript page with worker.toml's files "
+                f"(median of {repeats})", ["algorithm", "n", "shuffles/s", "first run ms"], table)
+    pyodide = next(r["per_second"] for r in rows if r["where"] == "pyodide" and r["algo"] == "fisher-yates")
+    print(f"  fisher-yates n={DECK} tally in Pyodide: {pyodide:,.0f}/s {verdict(pyodide >= PYODIDE_TALLY_TARGET_PER_SECOND)} "
+          f"the target of >= {PYODIDE_TALLY_TARGET_PER_SECOND:,}/s; plain JS {javascript:,.0f}/s "
+          f"({javascript / pyodide:.1f}x)")
+    exact_first = figures["exact_first_seconds"]
+    print(f"  exact {DECK}x{DECK} matrix of swap-any in Pyodide: {exact_first * 1000:.0f} ms the first time "
+          f"{verdict(exact_first < EXACT_TARGET_SECONDS)} the target of < {EXACT_TARGET_SECONDS * 1000:.0f} ms; "
+          f"{figures['exact_again_seconds'] * 1000:.0f} ms again")
+    print(f"  importing shufflelab.exact and shufflelab.tally in Pyodide: {figures['import_seconds'] * 1000:.0f} ms")
+    live = figures["live"]
+    print(f"  the page's live tally (worker + redraws): {live['wall_per_second']:,.0f}/s on the wall clock, "
           f"{live['worker_rate_shown']}/s shown by the page (time the worker spent shuffling)")
-    verdict = "meets" if exact_seconds <= EXACT_TARGET_SECONDS else "MISSES"
-    print(f"exact 52x52 matrix of swap-any in Pyodide: {exact_seconds * 1000:.0f} ms {verdict} the target of "
-          f"{EXACT_TARGET_SECONDS * 1000:.0f} ms")
+    print_errors("live lab", live["errors"])
+
+
+def browser_sections(repeats: int, quick: bool, baseline: str | None = BASELINE_REV) -> dict:
+    """Run every browser section in one Chromium, the site on a free local port; return their figures.
+
+    A section that fails is reported and left out; the others still run.
+    """
+    import traceback
+
+    from playwright.sync_api import sync_playwright
+
+    from bench_pages import BenchSite, launch
+
+    throttled_repeats = 1 if quick else min(3, repeats)
+    sections = {  # name: (function, its arguments after the browser and the site)
+        "first_deal_cold": (first_deal_section, (repeats,)),
+        "first_deal_throttled": (functools.partial(first_deal_section, throttled=True), (throttled_repeats,)),
+        "cut_insert": (cut_insert_section, (repeats, 2 if quick else 3)),
+        "pyodide_lab": (pyodide_lab_section, (repeats, quick)),
+    }
+    if baseline:
+        sections["pyodide_tally_vs_baseline"] = (baseline_section, (repeats, quick, baseline))
+    figures: dict = {}
+    with BenchSite() as site, sync_playwright() as playwright:
+        browser = launch(playwright)
+        print(f"\nChromium {browser.version}, the site at {site.url}")
+        try:
+            for name, (section, arguments) in sections.items():
+                started = time.perf_counter()
+                try:
+                    figures[name] = section(browser, site, *arguments)
+                except Exception as error:  # a benchmark reports what it could not measure and goes on
+                    print(f"\n{name}: FAILED: {error}")
+                    traceback.print_exc(limit=3)
+                    figures[name] = {"error": str(error)}
+                figures[name]["section_seconds"] = time.perf_counter() - started
+        finally:
+            browser.close()
+    return figures
+
+
+# --- targets --------------------------------------------------------------------------------
+
+
+def target_rows(figures: dict) -> list[tuple[str, str, bool]]:
+    """Return (target, figure, meets) for every target whose figure this run measured."""
+    rows = []
+    seconds = figures["shuffle"]["seconds_1e6_cards"]["fisher_yates + FastRng"]
+    rows.append((f"one shuffle of {BIG_DECK:,} cards, fisher_yates + FastRng, CPython: < {ONE_MILLION_TARGET_SECONDS:g} s",
+                 f"{seconds:.2f} s", seconds < ONE_MILLION_TARGET_SECONDS))
+    instructions = figures.get("instructions") or {}
+    if instructions:
+        ratio = instructions["fisher_yates + FastRng"] / instructions["random.Random().shuffle"]
+        rows.append((f"instructions per {DECK}-card shuffle, fisher_yates + FastRng: <= random.shuffle's",
+                     f"{ratio:.2f}x", ratio <= 1))
+    cpython = next(r["cpython_per_second"] for r in figures["tally"] if r["algo"] == "fisher-yates" and r["n"] == DECK)
+    rows.append((f"tally fisher-yates n={DECK}, CPython: >= {TALLY_TARGET_PER_SECOND:,}/s",
+                 f"{cpython:,.0f}/s", cpython >= TALLY_TARGET_PER_SECOND))
+    browser = figures.get("browser", {})
+    cold = browser.get("first_deal_cold", {})
+    if "ratio" in cold:
+        rows.append((f"first deal, cold: deal page / bare Pyodide page <= {FIRST_DEAL_RATIO_TARGET:g}",
+                     f"{cold['ratio']:.2f} ({cold['deal']['ms']:,.0f} / {cold['bare']['ms']:,.0f} ms)",
+                     cold["ratio"] <= FIRST_DEAL_RATIO_TARGET))
+        rows.append((f"first deal, bytes before the cards: <= {FIRST_DEAL_BYTES_TARGET / MB:g} MB "
+                     f"(aim {FIRST_DEAL_BYTES_AIM / MB:g} MB)",
+                     f"{cold['deal']['bytes'] / MB:.2f} MB served ({cold['deal']['gzip_bytes'] / MB:.2f} MB gzip)",
+                     cold["deal"]["bytes"] <= FIRST_DEAL_BYTES_TARGET))
+    throttled = browser.get("first_deal_throttled", {})
+    if "deal" in throttled:
+        ms = throttled["deal"]["ms"]
+        rows.append((f"first deal, throttled (9 Mbit/s, 40 ms, CPU 4x): <= {THROTTLED_DEAL_TARGET_MS / 1000:g} s",
+                     f"{ms / 1000:.2f} s", ms <= THROTTLED_DEAL_TARGET_MS))
+    cut_insert = browser.get("cut_insert", {})
+    if "first_ms" in cut_insert:
+        for key, label in (("first_ms", "opened from a link"), ("warm_ms", "New seed")):
+            rows.append((f"cut-insert deal on the page, {label}: <= {CUT_INSERT_TARGET_MS / 1000:g} s",
+                         f"{cut_insert[key] / 1000:.2f} s", cut_insert[key] <= CUT_INSERT_TARGET_MS))
+    lab = browser.get("pyodide_lab", {})
+    if "rows" in lab:
+        pyodide = next(r["per_second"] for r in lab["rows"] if r["where"] == "pyodide" and r["algo"] == "fisher-yates")
+        rows.append((f"tally fisher-yates n={DECK}, Pyodide: >= {PYODIDE_TALLY_TARGET_PER_SECOND:,}/s",
+                     f"{pyodide:,.0f}/s", pyodide >= PYODIDE_TALLY_TARGET_PER_SECOND))
+        against = browser.get("pyodide_tally_vs_baseline", {})
+        if "now" in against:
+            now = dict(((a, n), r) for a, n, r in against["now"])[("fisher-yates", DECK)]
+            before = dict(((a, n), r) for a, n, r in against["before"])[("fisher-yates", DECK)]
+            rows.append((f"tally fisher-yates n={DECK}, Pyodide: no slower than at {against['rev']}, side by side "
+                         f"(within {1 - SAME_SPEED_RATIO:.0%} noise)",
+                         f"{now / before:.2f}x ({now:,.0f} vs {before:,.0f}/s)", now / before >= SAME_SPEED_RATIO))
+        rows.append((f"exact {DECK}x{DECK} swap-any matrix, Pyodide: < {EXACT_TARGET_SECONDS:g} s",
+                     f"{lab['exact_first_seconds']:.3f} s", lab["exact_first_seconds"] < EXACT_TARGET_SECONDS))
+    return rows
+
+
+def print_targets(rows: list[tuple[str, str, bool]]) -> None:
+    print_table("Targets", ["target", "figure", "verdict"], [[t, f, verdict(m)] for t, f, m in rows])
 
 
 # --- main -----------------------------------------------------------------------------------
@@ -461,31 +817,38 @@ def print_browser_summary(rows: list[dict], exact_seconds: float, live: dict) ->
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Shuffle Lab benchmark (figures, not a test).")
-    parser.add_argument("--repeats", type=int, default=5, help="measurements per figure (median)")
+    parser.add_argument("--repeats", type=int, default=5, help="measurements per figure (median); --quick: at most 3")
     parser.add_argument("--quick", action="store_true", help="fewer and smaller cases")
-    parser.add_argument("--cpython-only", action="store_true", help="skip the browser section")
+    parser.add_argument("--cpython-only", action="store_true", help="skip the browser sections")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--baseline", default=BASELINE_REV,
+                        help=f"git revision whose tally runs beside this tree's in Pyodide (default {BASELINE_REV}; "
+                             "'none' to skip)")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     repeats = max(1, args.repeats if not args.quick else min(args.repeats, 3))
+    started = time.perf_counter()
     print(f"Shuffle Lab benchmark - CPython {platform.python_version()} on {platform.machine()}, "
           f"medians of {repeats} interleaved repeats")
-    figures: dict = {"python": platform.python_version(), "repeats": repeats}
+    figures: dict = {"python": platform.python_version(), "repeats": repeats, "quick": args.quick}
     figures["shuffle"] = shuffle_section(repeats, args.quick)
     figures["instructions"] = instructions_section()
     figures["tally"] = tally_section(repeats, args.quick)
     figures["counting"] = counting_section(repeats, args.quick)
     if not args.cpython_only:
-        browser_rows = browser_section(repeats, args.quick)
-        figures["browser"] = browser_rows
-        if browser_rows:
-            print_tally_table(figures["tally"], repeats, browser_rows)
+        figures["browser"] = browser_sections(repeats, args.quick, None if args.baseline == "none" else args.baseline)
+        lab = figures["browser"].get("pyodide_lab", {})
+        if "rows" in lab:
+            print_tally_table(figures["tally"], repeats, lab["rows"])
+    print_targets(target_rows(figures))
+    figures["seconds"] = time.perf_counter() - started
+    print(f"\n{figures['seconds']:.0f} s in all")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-        print(f"\nfigures written to {args.json}")
+        print(f"figures written to {args.json}")
     return 0
 
 

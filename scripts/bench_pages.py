@@ -1,0 +1,228 @@
+"""Browser plumbing for scripts/bench.py: the site on a free port, bare Pyodide pages, Chromium, load figures.
+
+- ``BenchSite``: the repository root served by scripts/serve.py's handler on a free local
+  port, plus pages the site doesn't have (``add_page``), served by the same server. A
+  ``context.route`` would do as well for correctness, but routing makes Playwright intercept
+  every request of the page (and disables the HTTP cache), which would tilt a load-time
+  comparison; so the bare pages are served like any other file.
+- ``bare_pyodide_html``: a PyScript page on Pyodide with an inline JSON configuration.
+- ``launch``: Debian's Chromium ($SHUFFLELAB_CHROMIUM or /usr/bin/chromium).
+- ``load_figures``: time to a performance mark and the bytes fetched before it.
+- ``cold_load``: open a page in a fresh browser context (cold cache), optionally throttled.
+
+A benchmark's helpers: they measure and report, they never assert a timing.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import html
+import http.server
+import io
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from serve import SiteHandler  # noqa: E402
+
+CHROMIUM_FLAGS = ["--headless=new", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+PYSCRIPT_CORE = "./static/vendor/pyscript/core.js"
+PYODIDE = "./static/vendor/pyodide/pyodide.mjs"
+LOAD_TIMEOUT_MS = 180_000
+
+# The network and CPU of a mid-range phone on a fair mobile connection (Chrome DevTools' terms).
+THROTTLED_NETWORK = {"offline": False, "latency": 40,
+                     "downloadThroughput": 9_000_000 / 8, "uploadThroughput": 9_000_000 / 8}
+THROTTLED_CPU_RATE = 4
+
+
+# --- the site ---------------------------------------------------------------------------------
+
+
+class BenchSite:
+    """The site on 127.0.0.1:<free port>, plus extra pages at paths the site doesn't have."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, bytes] = {}
+        self._gzip_sizes: dict[str, int | None] = {}
+        pages = self.pages
+
+        class Handler(SiteHandler):
+            def send_head(self):
+                body = pages.get(urlsplit(self.path).path)
+                if body is None:
+                    return super().send_head()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                return io.BytesIO(body)
+
+            def log_message(self, format, *args) -> None:  # the figures, not the request log
+                pass
+
+        handler = functools.partial(Handler, directory=str(ROOT))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def __enter__(self) -> BenchSite:
+        threading.Thread(target=self.server.serve_forever, name="bench-site", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def add_page(self, name: str, text: str) -> str:
+        """Serve ``text`` as the HTML page ``/<name>`` and return its URL."""
+        self.pages["/" + name] = text.encode("utf-8")
+        return self.url + name
+
+    def file_bytes(self, url: str) -> bytes | None:
+        """Return what the site serves at ``url`` (an extra page or a file), or None."""
+        path = urlsplit(url).path
+        if path in self.pages:
+            return self.pages[path]
+        if path.endswith("/"):
+            path += "index.html"
+        file = (ROOT / path.lstrip("/")).resolve()
+        if ROOT not in file.parents or not file.is_file():
+            return None
+        return file.read_bytes()
+
+    def gzip_size(self, url: str) -> int | None:
+        """Return the size of what ``url`` serves after gzip -9 (GitHub Pages sends gzip), or None."""
+        if url not in self._gzip_sizes:
+            body = self.file_bytes(url)
+            self._gzip_sizes[url] = None if body is None else len(gzip.compress(body, compresslevel=9))
+        return self._gzip_sizes[url]
+
+
+def bare_pyodide_html(code: str, config: dict | None = None, title: str = "bench: bare Pyodide") -> str:
+    """Return a page with PyScript's core only and one ``<script type="py">`` on Pyodide.
+
+    ``config`` (JSON, inline: PyScript takes a config attribute that starts with "{") is
+    added to the interpreter; its URLs are relative to the page, as the site's own.
+    """
+    settings = {"interpreter": PYODIDE, **(config or {})}
+    if "</script" in code.lower():
+        raise ValueError("the code would end its <script> early")
+    return (
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>{html.escape(title)}</title>\n<link rel=\"icon\" href=\"data:,\">\n"
+        f"<script type=\"module\" src=\"{PYSCRIPT_CORE}\"></script>\n</head>\n<body>\n"
+        f"<script type=\"py\" config=\"{html.escape(json.dumps(settings), quote=True)}\">\n{code}\n</script>\n"
+        "</body>\n</html>\n"
+    )
+
+
+# --- the browser ------------------------------------------------------------------------------
+
+
+def launch(playwright):
+    """Launch Chromium ($SHUFFLELAB_CHROMIUM or /usr/bin/chromium) headless."""
+    chromium = os.environ.get("SHUFFLELAB_CHROMIUM") or "/usr/bin/chromium"
+    flags = CHROMIUM_FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
+    return playwright.chromium.launch(executable_path=chromium, args=flags)
+
+
+def record_errors(page) -> list[str]:
+    """Return a list that fills with the page's console errors and uncaught exceptions."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    return errors
+
+
+def throttle(context, page) -> None:
+    """Throttle ``page`` (before it navigates): 9 Mbit/s both ways, 40 ms latency, CPU 4x slower."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", THROTTLED_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLED_CPU_RATE})
+
+
+def wait_until_ready(page, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
+    """Wait for the real page's ``html[data-ready]`` to leave "false"; raise if it says "error"."""
+    page.wait_for_function("() => document.documentElement.dataset.ready !== 'false'", timeout=timeout_ms)
+    state = page.evaluate("document.documentElement.dataset.ready")
+    if state != "true":
+        raise RuntimeError(f"the page did not get ready (data-ready={state!r}): {page.text_content('#status')!r}")
+
+
+def wait_for_mark(page, name: str, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
+    """Wait until the page has the performance mark ``name``."""
+    page.wait_for_function("name => performance.getEntriesByName(name).length > 0", arg=name,
+                           timeout=timeout_ms)
+
+
+# Time of the mark (ms since navigation start) and every file fetched before it: the
+# navigation and the resources whose response ended by then, each URL once (a preloaded
+# file shows again, from the preload cache, when it is used: that entry has transferSize 0).
+LOAD_FIGURES_JS = """
+name => {
+  const mark = performance.getEntriesByName(name)[0];
+  const entries = [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")];
+  const files = new Map();
+  let later = 0;
+  for (const e of entries) {
+    if (!e.name.startsWith("http")) continue;
+    if (e.responseEnd > mark.startTime) { later++; continue; }
+    const seen = files.get(e.name) || {url: e.name, transfer: 0, body: 0};
+    seen.transfer = Math.max(seen.transfer, e.transferSize || 0);
+    seen.body = Math.max(seen.body, e.encodedBodySize || e.decodedBodySize || 0);
+    files.set(e.name, seen);
+  }
+  return {ms: mark.startTime, files: [...files.values()], later};
+}
+"""
+
+
+def load_figures(page, site: BenchSite, mark: str) -> dict:
+    """Return the time to ``mark`` and the bytes before it: as served (uncompressed here) and as gzip -9."""
+    raw = page.evaluate(LOAD_FIGURES_JS, mark)
+    files = []
+    for f in raw["files"]:
+        served = f["transfer"] or f["body"]  # transferSize; the body size where the browser says 0
+        files.append({"url": f["url"], "bytes": served, "gzip_bytes": site.gzip_size(f["url"])})
+    return {
+        "ms": raw["ms"],
+        "bytes": sum(f["bytes"] for f in files),
+        # a file not on disk (none expected) counts as served
+        "gzip_bytes": sum(f["bytes"] if f["gzip_bytes"] is None else f["gzip_bytes"] for f in files),
+        "files": len(files),
+        "files_after_mark": raw["later"],
+        "file_list": files,
+    }
+
+
+def cold_load(browser, site: BenchSite, url: str, mark: str, *, ready_attribute: bool,
+              throttled: bool = False) -> dict:
+    """Open ``url`` in a fresh context (cold cache) and return ``load_figures`` at ``mark``, plus errors.
+
+    ``ready_attribute``: the real page; wait for ``html[data-ready="true"]`` first.
+    """
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors = record_errors(page)
+        if throttled:
+            throttle(context, page)
+        page.goto(url, timeout=LOAD_TIMEOUT_MS)
+        if ready_attribute:
+            wait_until_ready(page)
+        wait_for_mark(page, mark)
+        figures = load_figures(page, site, mark)
+        figures["errors"] = errors
+        return figures
+    finally:
+        context.close()
