@@ -590,7 +590,7 @@ def pyodide_lab_section(browser, site, repeats: int, quick: bool) -> dict:
 
 
 BASELINE_REV = "efc9911"  # the last commit whose page ran on Pyodide: the lab's speed before the split
-BASELINE_CASES = [("fisher-yates", DECK), ("swap-any", DECK)]
+BASELINE_CASES = [("fisher-yates", DECK), ("swap-any", DECK), ("riffle-gsr", DECK), ("random-comparator", DECK)]
 
 
 def baseline_files(rev: str, site) -> dict:
@@ -638,7 +638,7 @@ def baseline_section(browser, site, repeats: int, quick: bool, rev: str) -> dict
     from bench_pages import bare_pyodide_html
 
     # short runs swing by ±20 % here; 0.4 s a run and at least five turns each keep the ratio honest
-    budget, repeats = 0.4, max(repeats, 5)
+    budget, repeats = 0.4, max(repeats, 6)
     code = tally_rate_server(BASELINE_CASES, budget)
     now_files = tomllib.loads((ROOT / "worker.toml").read_text(encoding="utf-8"))["files"]
     pages = {}
@@ -652,8 +652,9 @@ def baseline_section(browser, site, repeats: int, quick: bool, rev: str) -> dict
             page.wait_for_selector("html[data-bench-ready]", state="attached", timeout=300_000)
             pages[label] = page
         rates = {label: [] for label in pages}
-        for _ in range(repeats):
-            for label, page in pages.items():  # in turns, so a busy moment hits both
+        for turn in range(repeats):
+            # in turns, so a busy moment hits both, and each goes first every other turn
+            for label, page in (list(pages.items()) if turn % 2 == 0 else reversed(pages.items())):
                 rates[label].append(json.loads(page.evaluate("window.benchTallyRates()")))
     finally:
         context.close()
