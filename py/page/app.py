@@ -23,6 +23,7 @@ class Page:
         self.link = None
         self.drawn_deal = None
         self.listeners = []
+        self.changed_at = -1e9  # when a field's change was last applied (performance.now(), ms)
 
     def show(self, link, history: str = "replace") -> None:
         """Make ``link`` current: draw what changed, record it in the history, tell the listeners.
@@ -56,20 +57,35 @@ class Page:
 PAGE = Page()
 
 
-def apply_form(new_seed_text: str = None) -> None:
-    """Apply the form: a valid deal is drawn and pushed to the history; an impossible one changes nothing."""
+# A click on "Shuffle & deal" (or Enter) that arrives this soon after a field's change event
+# belongs to the same gesture: the change (fired on blur, or by the Enter itself) applied it.
+SAME_GESTURE_MS = 400
+
+
+def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) -> None:
+    """Apply the form: a valid deal is drawn and pushed to the history; an impossible one changes nothing.
+
+    With ``reshuffle_if_unchanged`` (the main button), a form that asks for the deal already
+    shown deals anew with a fresh seed: pressing "Shuffle & deal" always shuffles.
+    """
     if new_seed_text is not None:
         element("seed").value = new_seed_text
     raw = deal_view.read_form(PAGE.link)
     try:
         link, notices = read_values(raw, fresh_seed, strict_deal=True)
+        if (reshuffle_if_unchanged and not notices and link.deal == PAGE.link.deal
+                and js.performance.now() - PAGE.changed_at > SAME_GESTURE_MS):
+            element("seed").value = fresh_seed()
+            link, notices = read_values(deal_view.read_form(PAGE.link), fresh_seed, strict_deal=True)
     except DealError as error:
         message = str(error)
         set_text("deal-error", message[:1].upper() + message[1:] + "; the cards shown are unchanged.")
         show("deal-error", True)
         return
     show("deal-error", False)
-    deal_view.show_notices(notices)
+    if notices or link != PAGE.link:
+        # a submit that only repeats what a change just applied keeps that change's notices
+        deal_view.show_notices(notices)
     if notices:
         deal_view.write_form(link)  # the replaced values, so the form says what is shown
     PAGE.show(link, "push")
@@ -77,16 +93,37 @@ def apply_form(new_seed_text: str = None) -> None:
 
 def on_submit(event) -> None:
     event.preventDefault()
-    apply_form()
+    apply_form(reshuffle_if_unchanged=True)
 
 
 def on_change(event) -> None:
     if event.target.id != "share-url" and event.target.closest("#controls"):
         apply_form()
+        PAGE.changed_at = js.performance.now()
 
 
 def on_tab(event) -> None:
     PAGE.update_view(view=str(event.currentTarget.dataset.view))
+
+
+TAB_KEYS = {"ArrowRight": 1, "ArrowDown": 1, "ArrowLeft": -1, "ArrowUp": -1}
+
+
+def on_tab_key(event) -> None:
+    """The ARIA tab pattern: arrows move to the next or previous tab (wrapping), Home and End to the ends."""
+    tabs = list(document.querySelectorAll(".tab"))
+    names = [str(tab.dataset.view) for tab in tabs]
+    key = str(event.key)
+    current = names.index(PAGE.link.view.view)
+    if key in TAB_KEYS:
+        target = (current + TAB_KEYS[key]) % len(names)
+    elif key in ("Home", "End"):
+        target = 0 if key == "Home" else len(names) - 1
+    else:
+        return
+    event.preventDefault()
+    PAGE.update_view(view=names[target])
+    tabs[target].focus()
 
 
 def on_history(event) -> None:
@@ -116,6 +153,7 @@ def wire() -> None:
     listen("new-seed", "click", lambda event: apply_form(fresh_seed()))
     for tab in document.querySelectorAll(".tab"):
         listen(tab, "click", on_tab)
+        listen(tab, "keydown", on_tab_key)
     # pyscript's `window` proxy loses `this` in addEventListener on MicroPython; js.window keeps it
     listen(js.window, "popstate", on_history)
     element("copy-link").addEventListener("click", _proxy_async(copy_link))

@@ -92,28 +92,40 @@ def render_deal(current: Link, share_url: str) -> None:
     render_hands(labels, outcome.deal.hands)
     fill_cards(element("stock"), labels, outcome.deal.stock)
     set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
+    set_text("deal-announcement", announcement(spec, outcome))
     element("share-url").value = share_url
     set_text("copy-status", "")  # a "copied" note would now be about an older link
 
 
+def announcement(spec, outcome) -> str:
+    """Return the one sentence a screen reader hears after a shuffle or a deal."""
+    hands = outcome.deal.hands
+    dealt = ("; dealt %d hands of %d" % (len(hands), len(hands[0]))) if hands and hands[0] else ""
+    top = spec.deck.card(outcome.order[0]).spoken if outcome.order else "nothing"
+    return "Shuffled %d cards with %s, seed %s%s; top card %s; %d left in the stock." % (
+        len(outcome.order), spec.algorithm.name, spec.seed, dealt, top, len(outcome.deal.stock))
+
+
 def card_faces(spec) -> dict:
-    """Return what each card element needs, by id: (label, class name, title)."""
+    """Return what each card element needs, by id: (label, class name, title, spoken name)."""
     faces = {}
     for card in spec.deck.cards(spec.deck.ids()):
         joker = " joker" if card.joker else ""
         title = "%s (%s)" % (card.label, card.code) if card.suit or card.joker else card.label
-        faces[card.id] = (card.label, "card %s%s" % (card.colour or "plain", joker), title)
+        faces[card.id] = (card.label, "card %s%s" % (card.colour or "plain", joker), title, card.spoken)
     return faces
 
 
 def fill_cards(container, faces: dict, ids: list) -> None:
-    """Replace the container's children with these cards, in order, each marked data-card."""
+    """Replace the list's items with these cards, in order, each marked data-card and named aloud with its place."""
     fragment = document.createDocumentFragment()
-    for card_id in ids:
-        label, class_name, title = faces[card_id]
-        node = create("span", label, class_name)
+    total = len(ids)
+    for place, card_id in enumerate(ids, 1):
+        label, class_name, title, spoken = faces[card_id]
+        node = create("li", label, class_name)
         node.dataset.card = str(card_id)
         node.title = title
+        node.setAttribute("aria-label", "%s, %d of %d" % (spoken, place, total))
         fragment.appendChild(node)
     container.replaceChildren(fragment)
 
@@ -124,9 +136,13 @@ def render_hands(faces: dict, hands: list) -> None:
     for number, hand in enumerate(hands, 1):
         box = create("section", None, "hand")
         box.dataset.player = str(number)
-        cards = create("div", None, "cards")
+        heading = create("h3", "Player %d" % number)
+        heading.id = "player-%d-heading" % number
+        box.setAttribute("aria-labelledby", heading.id)
+        cards = create("ol", None, "cards")
+        cards.setAttribute("aria-label", "Player %d's hand" % number)
         fill_cards(cards, faces, hand)
-        box.append(create("h3", "Player %d" % number), cards)
+        box.append(heading, cards)
         fragment.appendChild(box)
     element("hands").replaceChildren(fragment)
     show("hands-heading", bool(hands and hands[0]))
@@ -157,7 +173,9 @@ def render_deck_controls(spec) -> None:
 def render_view(view: str) -> None:
     """Show one view (deal or lab) and the controls that belong to it."""
     for name in link.VIEWS:
-        element("tab-" + name).setAttribute("aria-selected", "true" if name == view else "false")
+        tab = element("tab-" + name)
+        tab.setAttribute("aria-selected", "true" if name == view else "false")
+        tab.tabIndex = 0 if name == view else -1  # only the selected tab is a Tab stop
         show(name + "-panel", name == view)
     for node in document.querySelectorAll(".deal-only"):
         node.hidden = view != "deal"
@@ -170,11 +188,43 @@ def share_url(current: Link) -> str:
 
 
 def show_notices(notices: list) -> None:
-    """List what was replaced by a default, one sentence each; hide the list when empty."""
+    """Say what was replaced by a default: a summary list at the top, and each sentence next to its field.
+
+    The field's own notice is tied to it with aria-describedby (and aria-invalid), so a
+    screen reader reads it when the field has focus; it stays until the next notices.
+    """
     box = element("notices")
     box.replaceChildren()
+    clear_field_notices()
     for notice in notices:
-        item = create("li", str(notice) + ".")
+        text = str(notice) + "."
+        item = create("li", text)
         item.dataset.field = notice.field
         box.appendChild(item)
+        attach_field_notice(notice.field, text)
     show("notices", bool(notices))
+
+
+def attach_field_notice(key: str, text: str) -> None:
+    """Put ``text`` right after the form control of URL key ``key`` (if it has one) and describe the control with it."""
+    try:
+        control_id = link.field(key).control
+    except KeyError:
+        return
+    control = element(control_id) if control_id else None
+    if control is None:
+        return
+    note = create("p", text, "field-notice")
+    note.id = control_id + "-notice"
+    control.parentElement.insertAdjacentElement("afterend", note)
+    control.setAttribute("aria-describedby", note.id)
+    control.setAttribute("aria-invalid", "true")
+
+
+def clear_field_notices() -> None:
+    """Remove every field's notice and the attributes that pointed to it."""
+    for note in document.querySelectorAll(".field-notice"):
+        note.remove()
+    for control in document.querySelectorAll("[aria-invalid]"):
+        control.removeAttribute("aria-invalid")
+        control.removeAttribute("aria-describedby")

@@ -32,6 +32,8 @@ RANKS_BY_KIND = {
     "piquet": ("A", "7", "8", "9", "10", "J", "Q", "K"),
     "euchre": ("A", "9", "10", "J", "Q", "K"),
 }
+RANK_WORDS = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+              "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king"}
 DECK_KINDS = ("standard", "piquet", "euchre", "numbered")
 MAX_PACKS = 8
 MAX_JOKERS_PER_PACK = 2
@@ -68,6 +70,15 @@ class Card:
 
     def __repr__(self) -> str:
         return "Card(id=%r, label=%r, code=%r)" % (self.id, self.label, self.code)
+
+    @property
+    def spoken(self) -> str:
+        """Return the card's name as a screen reader should say it: "ten of hearts", "black joker", "item 7"."""
+        if self.joker:
+            return "%s joker" % self.colour
+        if self.suit:
+            return "%s of %s" % (RANK_WORDS[self.rank], self.suit)
+        return "item %s" % self.label
 
 
 class DeckSpec:

@@ -114,3 +114,17 @@ def test_cards_are_equal_by_value():
     deck = DeckSpec(packs=2)
     assert deck.card(0) == DeckSpec(packs=2).card(0) and hash(deck.card(0)) == hash(standard_deck().card(0))
     assert deck.card(0) != deck.card(52)  # the same face from another pack
+
+
+@pytest.mark.parametrize("kind, packs, jokers, size, card_id, spoken", [
+    ("standard", 1, 0, 52, 0, "ace of clubs"),
+    ("standard", 1, 0, 52, 9, "ten of clubs"),
+    ("standard", 1, 0, 52, 38, "king of hearts"),
+    ("standard", 1, 2, 52, 52, "black joker"),
+    ("standard", 1, 2, 52, 53, "red joker"),
+    ("piquet", 1, 0, 52, 1, "seven of clubs"),
+    ("euchre", 2, 0, 52, 47, "king of spades"),
+    ("numbered", 1, 0, 12, 7, "item 7"),
+])
+def test_every_card_has_a_spoken_name(kind, packs, jokers, size, card_id, spoken):
+    assert DeckSpec(kind, packs, jokers, size).card(card_id).spoken == spoken

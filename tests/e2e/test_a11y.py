@@ -1,0 +1,219 @@
+"""Accessibility and the form's manners, checked as a keyboard or screen-reader user meets them.
+
+- axe-core (npm, tests only) finds no violation of any impact on the deal view, the notices,
+  the loading state and the running lab in each heat-map view, in light and dark mode.
+- The tabs follow the ARIA tab pattern; cards are lists of named cards; a deal is announced.
+- A rejected value and its notice stick (change, then the submit of the same Enter); the
+  notice sits next to its field and describes it; "Shuffle & deal" always shuffles.
+- Form controls' borders reach 3:1 against their background.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from e2e_pages import STEP_TIMEOUT_MS, open_in, quiet_after_each_test, url_params
+
+AXE = (Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text("utf-8")
+WORKER_TIMEOUT_MS = 60_000
+
+
+def axe_violations(page) -> list[str]:
+    """Run axe-core on the page as it is; return one line per violation (all impacts)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=AXE)
+    found = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .map(v => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)"""
+    )
+    return found
+
+
+@pytest.fixture(params=["light", "dark"])
+def scheme(request):
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def deal(browser, site_url, visit):
+    """One deal page shared by the keyboard and form tests."""
+    context = browser.new_context()
+    try:
+        yield open_in(context, f"{site_url}?seed=a11y&players=3&cards=4", visit, "test_a11y: deal")
+    finally:
+        context.close()
+
+
+quiet_deal = quiet_after_each_test("deal")
+
+
+# --- axe, view by view -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["?seed=axe", "?seed=axe&players=--4&bogus=1&style=%3Cb%3E"],
+                         ids=["deal", "notices"])
+def test_axe_finds_nothing_on_the_deal_view(browser, site_url, visit, scheme, query):
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = open_in(context, site_url + query, visit, f"test_a11y: axe {scheme}").page
+        assert axe_violations(page) == []
+    finally:
+        context.close()
+
+
+def test_axe_finds_nothing_while_loading(browser, site_url, scheme):
+    """Before Python runs: MicroPython held back, so the page stays in its loading state."""
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.route("**/micropython.wasm", lambda route: None)  # never answered: loading forever
+        page.goto(site_url + "?seed=loading")
+        page.wait_for_selector("#status[data-state='loading']", state="visible")
+        assert axe_violations(page) == []
+    finally:
+        context.close()
+
+
+def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=12", visit, f"test_a11y: lab {scheme}").page
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+        page.click("#lab-start")
+        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 1000",
+                               timeout=WORKER_TIMEOUT_MS)
+        for view in ("observed", "exact", "difference"):
+            page.check(f"input[name='heat'][value='{view}']")
+            page.wait_for_function("v => new URLSearchParams(location.search).get('heat') === v || v === 'observed'",
+                                   arg=view, timeout=STEP_TIMEOUT_MS)
+            assert axe_violations(page) == [], view
+        page.click("#lab-pause")
+    finally:
+        context.close()
+
+
+# --- the tabs ----------------------------------------------------------------------------------
+
+
+def test_tabs_follow_the_aria_tab_pattern(deal):
+    page = deal.page
+    assert page.get_attribute("#tab-deal", "tabindex") == "0"
+    assert page.get_attribute("#tab-lab", "tabindex") == "-1"
+    page.focus("#tab-deal")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('view') === 'lab'", timeout=STEP_TIMEOUT_MS)
+    assert page.evaluate("document.activeElement.id") == "tab-lab"
+    assert page.get_attribute("#tab-lab", "aria-selected") == "true"
+    assert (page.get_attribute("#tab-lab", "tabindex"), page.get_attribute("#tab-deal", "tabindex")) == ("0", "-1")
+    page.keyboard.press("ArrowRight")  # wraps to the first tab
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('view')", timeout=STEP_TIMEOUT_MS)
+    assert page.evaluate("document.activeElement.id") == "tab-deal"
+    page.keyboard.press("End")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('view') === 'lab'", timeout=STEP_TIMEOUT_MS)
+    page.keyboard.press("Home")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('view')", timeout=STEP_TIMEOUT_MS)
+    assert page.is_visible("#deal-panel")
+
+
+# --- cards that can be heard ----------------------------------------------------------------------
+
+
+def test_the_deck_and_each_hand_are_lists_of_named_cards(deal):
+    page = deal.page
+    assert page.evaluate("document.getElementById('deck').tagName") == "OL"
+    names = page.eval_on_selector_all("#deck > li", "cards => cards.map(c => c.getAttribute('aria-label'))")
+    assert len(names) == 52
+    pattern = re.compile(r"(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+                         r"(clubs|diamonds|hearts|spades), (\d+) of 52")
+    assert all(pattern.fullmatch(name) for name in names), names[:5]
+    assert [int(pattern.fullmatch(name).group(3)) for name in names] == list(range(1, 53))
+    hands = page.eval_on_selector_all("#hands ol", "lists => lists.map(l => [l.getAttribute('aria-label'), l.children.length])")
+    assert hands == [["Player 1's hand", 4], ["Player 2's hand", 4], ["Player 3's hand", 4]]
+    said = page.text_content("#deal-announcement")
+    assert said.startswith("Shuffled 52 cards with Fisher–Yates") and "dealt 3 hands of 4" in said, said
+    assert page.get_attribute("#deal-announcement", "aria-live") == "polite"
+
+
+def test_jokers_are_named_by_colour(browser, site_url, visit):
+    context = browser.new_context()
+    try:
+        page = open_in(context, f"{site_url}?seed=j&jokers=2&algo=none&players=1&cards=0", visit, "test_a11y: jokers").page
+        names = page.eval_on_selector_all("#deck > li", "cards => cards.slice(-2).map(c => c.getAttribute('aria-label'))")
+        assert names == ["black joker, 53 of 54", "red joker, 54 of 54"]
+    finally:
+        context.close()
+
+
+# --- the form's manners ---------------------------------------------------------------------------
+
+
+def test_a_rejected_value_and_its_notice_stick_after_enter(deal):
+    page = deal.page
+    before = page.url
+    page.fill("#players", "1.5")
+    page.press("#players", "Enter")  # fires change (the notice), then submit (which must not erase it)
+    page.wait_for_selector("#players-notice", state="visible", timeout=STEP_TIMEOUT_MS)
+    page.wait_for_timeout(300)  # anything the submit would do has happened by now
+    notice = page.text_content("#players-notice")
+    assert notice == "Players '1.5' is not a whole number from 1 to 52; using 4.", notice
+    assert page.get_attribute("#players", "aria-describedby") == "players-notice"
+    assert page.get_attribute("#players", "aria-invalid") == "true"
+    assert page.input_value("#players") == "4"  # the field says what is shown
+    assert url_params(page.url)["seed"] == url_params(before)["seed"], "the submit reshuffled"
+    assert "Players '1.5'" in page.text_content("#notices")
+
+
+def test_a_seed_with_a_zero_width_joiner_is_a_seed(deal):
+    page = deal.page
+    seed = "می\u200cخواهم 👨\u200d👩\u200d👧"
+    page.fill("#seed", seed)
+    page.press("#seed", "Enter")
+    page.wait_for_function("s => new URLSearchParams(location.search).get('seed') === s", arg=seed,
+                           timeout=STEP_TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    assert page.input_value("#seed") == seed
+    assert page.is_hidden("#notices")
+    assert page.query_selector("#seed-notice") is None
+
+
+def test_shuffle_and_deal_always_shuffles(deal):
+    page = deal.page
+    page.fill("#seed", "typed seed")
+    page.click("#shuffle")  # the change (on blur) applies the typed seed; the click confirms it
+    page.wait_for_function("() => new URLSearchParams(location.search).get('seed') === 'typed seed'",
+                           timeout=STEP_TIMEOUT_MS)
+    page.wait_for_timeout(500)
+    assert url_params(page.url)["seed"] == "typed seed"
+    deck = page.eval_on_selector_all("#deck > li", "cards => cards.map(c => c.dataset.card).join()")
+    page.click("#shuffle")  # nothing changed: a new shuffle with a fresh seed
+    page.wait_for_function("() => new URLSearchParams(location.search).get('seed') !== 'typed seed'",
+                           timeout=STEP_TIMEOUT_MS)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{43}", url_params(page.url)["seed"])
+    assert page.eval_on_selector_all("#deck > li", "cards => cards.map(c => c.dataset.card).join()") != deck
+    page.go_back()  # the previous deal is one Back away
+    page.wait_for_function("() => new URLSearchParams(location.search).get('seed') === 'typed seed'",
+                           timeout=STEP_TIMEOUT_MS)
+
+
+def test_form_controls_have_borders_of_three_to_one(browser, site_url, visit, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    try:
+        page = open_in(context, f"{site_url}?seed=contrast", visit, f"test_a11y: contrast {scheme}").page
+        ratios = page.evaluate("""() => {
+            const rgb = s => s.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+            const lum = c => c.map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+                              .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+            const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+            const behind = el => { for (let e = el.parentElement; e; e = e.parentElement) {
+                const c = getComputedStyle(e).backgroundColor; if (!c.endsWith(', 0)') && c !== 'transparent') return rgb(c); }
+                return [255, 255, 255]; };
+            return [...document.querySelectorAll('#controls input[type=number], #controls input[type=text], #controls select')]
+                .filter(el => el.offsetParent)
+                .map(el => [el.id, ratio(rgb(getComputedStyle(el).borderTopColor), behind(el))]);
+        }""")
+        low = [(name, round(r, 2)) for name, r in ratios if r < 3]
+        assert ratios and not low, low
+    finally:
+        context.close()
