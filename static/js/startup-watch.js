@@ -1,0 +1,32 @@
+// If Python never gets the page ready, say so instead of "Loading Python…" forever.
+// py/app.py sets html[data-ready="true"] and its own status; this only reports failure.
+(function () {
+  var root = document.documentElement;
+  var status = document.getElementById("status");
+  var TIMEOUT_MS = 90000;
+  function failed(message) {
+    if (root.dataset.ready === "true") return;
+    root.dataset.ready = "error";
+    status.dataset.state = "error";
+    status.textContent = "Python could not start: " + message;
+  }
+  document.getElementById("pyscript-core").addEventListener("error", function () {
+    failed("the PyScript runtime did not load.");
+  });
+  window.addEventListener("error", function (event) {
+    var message = String(event.message || "");
+    if (message.indexOf("PythonError") !== -1) failed("the page's Python code raised an error (details in the console).");
+  });
+  window.addEventListener("unhandledrejection", function (event) {
+    failed(String((event.reason && event.reason.message) || event.reason || "unknown error"));
+  });
+  window.addEventListener("py:all-done", function () {
+    // PyScript's error plugin appends an uncaught Python error to the page as .py-error.
+    failed(document.querySelector(".py-error")
+      ? "the page's Python code raised an error (traceback at the end of the page)."
+      : "Python finished without marking the page ready.");
+  });
+  setTimeout(function () {
+    failed("it did not finish loading within " + TIMEOUT_MS / 1000 + " seconds. Reload to try again.");
+  }, TIMEOUT_MS);
+})();
