@@ -89,7 +89,14 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) 
     if notices:
         deal_view.write_form(link)  # the replaced values, so the form says what is shown
     PAGE.show(link, "push")
+    bring_cards_into_view()
 
+
+def bring_cards_into_view() -> None:
+    """On a narrow screen the form sits above the cards: after a deal, scroll to them (not on load)."""
+    heading = element("deck-heading")
+    if heading.getBoundingClientRect().top > js.window.innerHeight:
+        heading.scrollIntoView(True)  # instant: no motion to opt out of
 
 def on_submit(event) -> None:
     event.preventDefault()
