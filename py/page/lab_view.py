@@ -25,6 +25,13 @@ RIFFLE_MAX_K = 12
 SVG = "http://www.w3.org/2000/svg"
 WORKER_SRC = "./py/worker.py"  # relative to the page, as every URL here (served under a sub-path)
 WORKER_CONFIG = "./worker.toml"
+# What the worker fetches first: if one can't be reached (offline, blocked), say so at once
+# instead of letting PyScript fail inside the worker, where the page can't catch it.
+WORKER_FILES = (WORKER_SRC, WORKER_CONFIG, "./static/vendor/pyodide/pyodide.mjs",
+                "./static/vendor/pyodide/pyodide.asm.wasm", "./static/vendor/pyodide/python_stdlib.zip")
+CHECK_SECONDS = 10  # the files above answer a HEAD request well within this, or something is wrong
+SLOW_START_SECONDS = 10  # after this, say what is taking long (13 MB of Pyodide on a slow line)
+START_LIMIT_SECONDS = 240  # a worker that has not started by now will not: offer Retry
 STATUS = "lab-status"
 
 
@@ -38,6 +45,32 @@ def spawn(coroutine):
             set_text(STATUS, "Something went wrong: " + one_line(error))
 
     return asyncio.create_task(guarded())
+
+
+async def check_worker_files() -> None:
+    """Raise, naming the file, if one the worker needs cannot be fetched."""
+    for url in WORKER_FILES:
+        try:
+            answer = await js.fetch(url, js.JSON.parse('{"method": "HEAD", "cache": "no-store"}'))
+        except Exception:
+            raise RuntimeError("%s could not be fetched" % url.rpartition("/")[2]) from None
+        if not answer.ok:
+            raise RuntimeError("%s answered %d" % (url.rpartition("/")[2], answer.status))
+
+
+async def count_seconds(what: str, estimate: float) -> None:
+    """Say every second how long ``what`` has taken, beside its estimate (the main thread is free meanwhile)."""
+    elapsed = 0
+    while True:
+        set_text(STATUS, "%s: %d s so far, of roughly %.0f s estimated (the tally waits)…" % (what, elapsed, estimate))
+        await asyncio.sleep(1)
+        elapsed += 1
+
+
+async def say_when_slow() -> None:
+    """After a while, say what the worker is waiting for (it keeps going)."""
+    await asyncio.sleep(SLOW_START_SECONDS)
+    set_text(STATUS, "Still starting: the worker downloads Pyodide (about 13 MB, once; then it is cached)…")
 
 
 def card_name(card_id: int, n: int) -> str:
@@ -60,6 +93,8 @@ class Lab:
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
+        self.resume_when_shown = False  # paused by hiding, not by the user
+        self.pending_seconds = 0.0  # the estimate of a slow exact matrix not computed yet
 
     # --- the page's link --------------------------------------------------------------
 
@@ -75,6 +110,7 @@ class Lab:
             spawn(self.reset())
         elif old is not None and old.view.heat != view.heat and not self.running:
             spawn(self.redraw())
+        self.follow_visibility()
         if view.view == "lab" and self.connecting is None:
             # the worker is a second interpreter (Pyodide, about 13 MB): started on the first
             # visit to the lab, so a deal-only visit never loads it
@@ -85,9 +121,23 @@ class Lab:
     # --- worker calls ---------------------------------------------------------------------
 
     async def connect(self) -> None:
-        """Start the worker, then enable the lab's buttons."""
+        """Start the worker, then enable the lab's buttons; on failure say why and offer Retry."""
+        element("lab-retry").hidden = True
         set_text(STATUS, "Starting the worker (Pyodide, a few seconds)…")
-        self.worker = await create_named_worker(src=WORKER_SRC, name="lab", config=WORKER_CONFIG)
+        try:
+            await asyncio.wait_for(check_worker_files(), CHECK_SECONDS)
+            starting = create_named_worker(src=WORKER_SRC, name="lab", config=WORKER_CONFIG)
+            watch = asyncio.create_task(say_when_slow())
+            try:
+                self.worker = await asyncio.wait_for(starting, START_LIMIT_SECONDS)
+            finally:
+                watch.cancel()
+        except Exception as error:
+            reason = "it took too long" if isinstance(error, asyncio.TimeoutError) else one_line(error)
+            set_text(STATUS, "The lab's worker could not start (%s). Check the connection, then Retry." % reason)
+            element("lab-retry").hidden = False
+            self.connecting = None  # so Retry, or the next visit to the lab, starts again
+            return
         for name in ("lab-start", "lab-pause", "lab-reset"):
             element(name).disabled = False
         await self.reset()
@@ -116,9 +166,13 @@ class Lab:
             return
         generation = self.generation
         element("compute-exact").disabled = True
-        set_text(STATUS, "Computing the exact matrix…")
-        status = protocol.read(await self.worker.compute_exact(), ExactStatus)
-        element("compute-exact").disabled = False
+        estimate = self.pending_seconds
+        ticker = asyncio.create_task(count_seconds("Computing the exact matrix", estimate))
+        try:
+            status = protocol.read(await self.worker.compute_exact(), ExactStatus)
+        finally:
+            ticker.cancel()
+            element("compute-exact").disabled = False
         if generation == self.generation:
             await self.show_configured(status)
 
@@ -149,6 +203,11 @@ class Lab:
             self.running = False  # after a failure too, so Start works again
         set_text(STATUS, "Paused.")
 
+    def retry(self) -> None:
+        """Try to start the worker again after it failed."""
+        if self.worker is None and self.connecting is None:
+            self.connecting = spawn(self.connect())
+
     def start(self) -> None:
         """Run the tally until paused."""
         if self.worker is None or self.running:
@@ -163,6 +222,18 @@ class Lab:
     def pause(self) -> None:
         """Stop after the chunk under way."""
         self.running = False
+        self.resume_when_shown = False
+
+    def follow_visibility(self) -> None:
+        """Pause while the lab is not on screen (another tab of the page, or the browser tab hidden); resume after."""
+        shown = self.link is not None and self.link.view.view == "lab" and not document.hidden
+        if not shown and self.running:
+            self.running = False
+            self.resume_when_shown = True
+            set_text(STATUS, "Paused while the lab is out of sight; it carries on when you come back.")
+        elif shown and self.resume_when_shown:
+            self.resume_when_shown = False
+            self.start()
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -179,6 +250,7 @@ class Lab:
     def show_exact_status(self, status: ExactStatus) -> None:
         """Say whether the exact views exist, and what the exact matrix cost or would cost."""
         self.matrix = status.matrix
+        self.pending_seconds = status.pending_seconds
         element("compute-exact").hidden = not status.pending_seconds
         if status.available:
             set_text("exact-note", "Exact matrix computed in %.0f ms." % (status.seconds * 1000))
@@ -378,6 +450,8 @@ def mount(page) -> Lab:
     on("lab-pause", "click", lambda event: lab.pause())
     on("lab-reset", "click", lambda event: spawn(lab.reset()))
     on("compute-exact", "click", lambda event: spawn(lab.compute_exact()))
+    on("lab-retry", "click", lambda event: lab.retry())
+    listen(js.document, "visibilitychange", lambda event: lab.follow_visibility(), STATUS)
     on("lab-n", "change", lambda event: change_n(page, str(event.target.value)))
     on("tally-seed", "change", lambda event: change_tally_seed(page, str(event.target.value)))
     for radio in document.querySelectorAll('input[name="heat"]'):

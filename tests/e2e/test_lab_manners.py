@@ -1,0 +1,93 @@
+"""The lab keeps its promises: a worker that cannot start is said within 10 s with Retry, and the
+tally pauses while it is out of sight and carries on when the user comes back."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from e2e_pages import STEP_TIMEOUT_MS, open_in
+
+WORKER_TIMEOUT_MS = 60_000
+TRIALS = "() => Number(document.getElementById('trials').textContent)"
+
+
+def trials(page) -> int:
+    return page.evaluate(TRIALS)
+
+
+def stays_still(page, milliseconds: int = 1_200) -> bool:
+    """True when #trials does not change for that long (several of the worker's chunks)."""
+    before = trials(page)
+    page.wait_for_timeout(milliseconds)
+    return trials(page) == before
+
+
+def set_hidden(page, hidden: bool) -> None:
+    """Make the document report itself hidden (or visible) and tell the page, as a browser does."""
+    page.evaluate("""h => { Object.defineProperty(document, 'hidden', {value: h, configurable: true});
+                           document.dispatchEvent(new Event('visibilitychange')); }""", hidden)
+
+
+def grows(page) -> None:
+    before = trials(page)
+    page.wait_for_function(f"() => ({TRIALS})() > {before}", timeout=STEP_TIMEOUT_MS)
+
+
+@pytest.mark.parametrize("blocked", ["**/pyodide.asm.wasm", "**/py/worker.py"])
+def test_a_worker_that_cannot_start_is_said_within_10_s_and_retry_works(browser, site_url, visit, blocked):
+    context = browser.new_context()
+    try:
+        context.route(blocked, lambda route: route.abort("internetdisconnected"))
+        started = time.monotonic()
+        opened = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=8", visit, "test_lab_manners: offline")
+        page = opened.page
+        errors = [e for e in opened.visit.console_errors if e.startswith("uncaught")]
+        page.wait_for_selector("#lab-retry:visible", timeout=10_000)
+        assert time.monotonic() - started < 10
+        said = page.text_content("#lab-status")
+        assert said.startswith("The lab's worker could not start (") and "Retry" in said, said
+        assert blocked.rpartition("/")[2] in said, said  # it names what failed
+        assert page.is_disabled("#lab-start")
+        context.unroute(blocked)
+        page.click("#lab-retry")
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+        assert page.is_hidden("#lab-retry")
+        page.click("#lab-start")
+        grows(page)
+        page.click("#lab-pause")
+        errors += [e for e in opened.visit.console_errors if e.startswith("uncaught")]
+        assert errors == [], "nothing uncaught"
+    finally:
+        context.close()
+
+
+def test_the_tally_pauses_out_of_sight_and_carries_on(browser, site_url, visit):
+    context = browser.new_context()
+    try:
+        page = open_in(context, f"{site_url}?view=lab&algo=fisher-yates&n=16", visit, "test_lab_manners: hide").page
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+        page.click("#lab-start")
+        grows(page)
+
+        page.click("#tab-deal")  # the lab is not shown: it pauses
+        page.wait_for_timeout(400)  # the chunk under way finishes
+        assert stays_still(page)
+        page.click("#tab-lab")  # and carries on
+        grows(page)
+
+        # the browser tab is hidden (headless Chromium never hides a tab itself, so the test
+        # says what the browser would: document.hidden and a visibilitychange event)
+        set_hidden(page, True)
+        page.wait_for_timeout(400)
+        assert stays_still(page)
+        set_hidden(page, False)
+        grows(page)
+
+        page.click("#lab-pause")  # a user's Pause is not undone by coming back
+        page.click("#tab-deal")
+        page.click("#tab-lab")
+        page.wait_for_timeout(400)
+        assert stays_still(page)
+    finally:
+        context.close()
