@@ -1,0 +1,67 @@
+"""Old links keep working, forever: every share URL in tests/golden/links_v1.json, opened in the
+real page, shows exactly its stored deck, hands and stock, with no notice.
+
+One page (one browser context) serves the module and is navigated from link to link, waiting
+for data-ready="true" each time, as test_links.py does. The cards are read as test_links.py
+reads them (`e2e_pages.shown`: data-card ids in display order); the deck is compared by id,
+the hands and stock by card code (cards.py's frozen id -> code mapping). After every test the
+page made no request off its origin, had no failed request, logged no console error and
+opened no dialog. tests/unit/test_links_golden.py checks the same file against CPython and
+the command line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from e2e_pages import notice_texts, open_in, quiet_after_each_test, shown
+
+from shufflelab.link import read_link
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "links_v1.json"
+LINKS = json.loads(GOLDEN.read_text("utf-8"))["links"]
+
+
+@pytest.fixture(scope="module")
+def tab(browser, site_url, visit):
+    """One page, loaded once; each test navigates it (Visit.goto) to its link."""
+    context = browser.new_context()
+    try:
+        opened = open_in(context, site_url, visit, "test_old_links: first load")
+        opened.site_url = site_url
+        yield opened
+    finally:
+        context.close()
+
+
+quiet_tab = quiet_after_each_test("tab")
+
+
+def no_fresh_seed() -> str:
+    raise AssertionError("the link carries its seed; reading it must not draw a fresh one")
+
+
+def assert_shows_stored(page, case: dict) -> None:
+    """The page shows the stored deck (ids), hands labelled 1..P and stock (codes), and no notice."""
+    link, notices = read_link(case["query"], no_fresh_seed)
+    assert notices == [], [str(n) for n in notices]
+    deck = link.deal.deck
+    got = shown(page)
+    assert page.is_hidden("#notices") and notice_texts(page) == [], notice_texts(page)
+    assert page.locator(".field-notice, [aria-invalid='true']").count() == 0, "a field carries a notice"
+    assert got["order"] == case["order"], "deck order differs from the stored one"
+    assert got["players"] == [str(k) for k in range(1, len(case["hands"]) + 1)]
+    assert [deck.codes(hand) for hand in got["hands"]] == case["hands"], "hands differ from the stored ones"
+    assert deck.codes(got["stock"]) == case["stock"], "stock differs from the stored one"
+    assert got["stockCount"] == f"({len(case['stock'])} cards)"
+    # the page keeps the link as it writes it: the stored query, or the page form of another spelling
+    assert urlsplit(page.url).query == link.to_query(), "the page rewrote the link"
+
+
+@pytest.mark.parametrize("case", LINKS, ids=lambda case: case["name"])
+def test_an_old_link_shows_its_stored_cards(tab, case):
+    tab.visit.goto(tab.site_url + "?" + case["query"])
+    assert_shows_stored(tab.page, case)
