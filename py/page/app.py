@@ -104,7 +104,7 @@ def on_submit(event) -> None:
 
 
 def on_change(event) -> None:
-    if event.target.id != "share-url" and event.target.closest("#controls"):
+    if event.target.id not in ("share-url", "seal-check") and event.target.closest("#controls"):
         apply_form()
         PAGE.changed_at = js.performance.now()
 
@@ -158,6 +158,7 @@ def wire() -> None:
     listen("controls", "submit", on_submit)
     listen("controls", "change", on_change)
     listen("new-seed", "click", lambda event: apply_form(fresh_seed()))
+    listen("seal-check", "input", lambda event: deal_view.check_seal(PAGE.link.deal))
     for tab in document.querySelectorAll(".tab"):
         listen(tab, "click", on_tab)
         listen(tab, "keydown", on_tab_key)

@@ -7,7 +7,7 @@ no edit here.
 
 from pyscript import document, window
 
-from shufflelab import catalog, link
+from shufflelab import catalog, link, seal
 from shufflelab.link import FIELDS, MAX_PLAYERS, Link, play
 
 from .dom import create, element, set_text, show
@@ -93,6 +93,7 @@ def render_deal(current: Link, share_url: str) -> None:
     fill_cards(element("stock"), labels, outcome.deal.stock)
     set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
     set_text("deal-announcement", announcement(spec, outcome))
+    render_seal(spec)
     element("share-url").value = share_url
     set_text("copy-status", "")  # a "copied" note would now be about an older link
 
@@ -104,6 +105,35 @@ def announcement(spec, outcome) -> str:
     top = spec.deck.card(outcome.order[0]).spoken if outcome.order else "nothing"
     return "Shuffled %d cards with %s, seed %s%s; top card %s; %d left in the stock." % (
         len(outcome.order), spec.algorithm.name, spec.seed, dealt, top, len(outcome.deal.stock))
+
+
+def render_seal(spec) -> None:
+    """Show the deal's commitment, warn when its seed is too short to seal with, and re-check a pasted one."""
+    set_text("seal-commitment", seal.commitment(spec))
+    problem = seal.seal_seed_problem(spec.seed)
+    set_text("seal-warning", "Don't seal with this seed: it %s. Press New seed first." % problem if problem else "")
+    show("seal-warning", bool(problem))
+    check_seal(spec)
+
+
+def check_seal(spec) -> None:
+    """Say whether the commitment in the check field is this deal's (nothing when the field is empty)."""
+    text = str(element("seal-check").value)
+    result = element("seal-result")
+    if not text.strip():
+        result.textContent = ""
+        result.dataset.verdict = ""
+        return
+    try:
+        matched = seal.matches(text, spec)
+    except seal.SealError as error:
+        message = str(error)
+        result.textContent = message[:1].upper() + message[1:] + "."
+        result.dataset.verdict = "mismatch"
+        return
+    result.dataset.verdict = "match" if matched else "mismatch"
+    result.textContent = ("Matches: this is the deal that was sealed." if matched else
+                          "Does not match: this is not the deal that was sealed with that commitment.")
 
 
 def card_faces(spec) -> dict:

@@ -1,6 +1,7 @@
-"""The command line: ``python -m shufflelab algorithms | shuffle | deal | exact | riffle-tv``.
+"""The command line: ``python -m shufflelab algorithms | shuffle | deal | seal | verify | exact | riffle-tv``.
 
-Bad arguments exit with status 2 and one line on stderr. Only the library's own errors
+Bad arguments exit with status 2 and one line on stderr (``verify`` exits with 1 when the
+deal does not match its commitment). Only the library's own errors
 (``ShuffleLabError``) and bad command lines become that line: anything else is a bug,
 and its traceback is left to show.
 """
@@ -9,15 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from . import catalog, exact, tally
+from . import catalog, exact, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
-from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play
+from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play, quoted
 from .rng import new_seed
 
 PROG = "shufflelab"
@@ -180,18 +182,121 @@ def run_deal(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
         return 0
-    print(_header(spec))
+    _print_deal(_header(spec), spec, data)
+    return 0
+
+
+def _print_deal(header: str, spec: DealSpec, data: dict) -> None:
+    print(header)
     print(f"Deck:  {' '.join(data['labels'])}")
     for number, hand in enumerate(data["hand_labels"], start=1):
         print(f"Player {number}: {' '.join(hand)}")
     stock = spec.deck.labels(data["stock"])
     print(f"Stock ({len(stock)}): {' '.join(stock)}")
-    return 0
 
 
 def _header(spec: DealSpec) -> str:
     params = "".join(f", {k}={v}" for k, v in spec.params)
     return f"{spec.algo}{params}, seed {spec.seed!r}, {spec.deck.describe()}, stream v{spec.version}"
+
+
+# --- sealed deals: commit, reveal, verify ------------------------------------------------------
+
+MISMATCH = 1  # verify's exit status when the deal does not match the commitment
+
+
+def add_seal_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``seal``: the deal's, plus whether a player seed will be mixed in."""
+    add_deal_options(parser)
+    parser.add_argument("--with-player-seed", action="store_true",
+                        help="the player gives a seed after seeing the commitment, and it is mixed into the stream")
+    parser.add_argument("--allow-short-seed", action="store_true",
+                        help=f"accept a --seed shorter than {seal.FRESH_SEED_LENGTH} characters (it could be guessed "
+                             "from the commitment)")
+
+
+def add_verify_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``verify``: the commitment, the revealed deal (its --seed required), the player seed."""
+    parser.add_argument("--commitment", required=True, metavar="HEX", help="the commitment the dealer published")
+    add_deal_options(parser)
+    parser.add_argument("--player-seed", default=None, metavar="TEXT",
+                        help="the player seed, if the deal was sealed with one (--player-seed=TEXT for one that begins with '-')")
+
+
+def run_seal(args: argparse.Namespace) -> int:
+    """Seal a deal: print its commitment, and the seed the dealer keeps secret until the reveal."""
+    spec = deal_from_args(args, args.players, args.cards_each, args.style)
+    problem = None if args.seed is None or args.allow_short_seed else seal.seal_seed_problem(spec.seed)
+    if problem:
+        raise UsageError(f"the seed {quoted(spec.seed)} {problem}; leave --seed out for a fresh one, or add --allow-short-seed")
+    sealed = seal.commitment(spec, args.with_player_seed)
+    check = _verify_command(spec, sealed, args.with_player_seed)
+    if args.json:
+        print(json.dumps({"scheme": seal.SCHEME, "commitment": sealed, "secret_seed": spec.seed,
+                          "with_player_seed": args.with_player_seed, "stream": spec.version, "algo": spec.algo,
+                          "params": spec.resolved_params(), "deck": spec.deck.as_dict(), "players": spec.players,
+                          "cards_each": spec.cards_each, "style": spec.style, "verify": check}, ensure_ascii=False))
+        return 0
+    print(f"Commitment:  {sealed}   (publish it before the deal)")
+    print(f"Deal:        {_public_header(spec)}   (public)")
+    print("Player seed: " + ("the player chooses one after seeing the commitment; it is mixed in"
+                             if args.with_player_seed else "none"))
+    print(f"SECRET seed: {spec.seed}   (keep it until the reveal: whoever has it knows the cards)")
+    print(f"Check after the reveal: {check}")
+    return 0
+
+
+def _public_header(spec: DealSpec) -> str:
+    params = "".join(f", {k}={v}" for k, v in spec.params)
+    return (f"{spec.algo}{params}, {spec.deck.describe()}, {spec.players} players × {spec.cards_each} cards, "
+            f"{spec.style}, stream v{spec.version}")
+
+
+def _verify_command(spec: DealSpec, sealed: str, with_player_seed: bool) -> str:
+    """The command that checks this deal once the seed is out: SEED (and PLAYER_SEED) left to fill in."""
+    deck = spec.deck
+    words = ["python", "-m", PROG, "verify", "--commitment", sealed, "--algo", spec.algo]
+    for name, value in spec.params:
+        words += [f"--{name}", str(value)]
+    words += ["--deck", deck.kind]
+    words += ["--size", str(deck.size)] if deck.kind == "numbered" else ["--packs", str(deck.packs), "--jokers", str(deck.jokers)]
+    words += ["--players", str(spec.players), "--cards-each", str(spec.cards_each), "--style", spec.style]
+    command = " ".join(shlex.quote(word) for word in words) + " --seed=SEED"
+    return command + (" --player-seed=PLAYER_SEED" if with_player_seed else "")
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Check a revealed deal against its commitment; print the deal when it matches (exit 0), else say so (exit 1)."""
+    if args.seed is None:
+        raise UsageError("verify needs --seed: the seed the dealer revealed")
+    wanted = seal.check_commitment(args.commitment)
+    spec = deal_from_args(args, args.players, args.cards_each, args.style)
+    try:
+        outcome = seal.verify(wanted, spec, args.player_seed)
+    except seal.SealMismatch:
+        mixed = args.player_seed is not None
+        got = seal.commitment(spec, mixed)
+        if args.json:
+            print(json.dumps({"matches": False, "commitment": wanted, "computed": got}))
+        else:
+            if seal.matches(wanted, spec, not mixed):
+                hint = ("it was sealed without a player seed: leave --player-seed out" if mixed
+                        else "it was sealed with a player seed: give --player-seed")
+            else:
+                hint = "check the seed and every deal option"
+            print(f"Does NOT match: this deal seals to {got}, not to the commitment {wanted} ({hint})")
+        return MISMATCH
+    data = outcome_data(spec, outcome)
+    if args.player_seed is not None:
+        data["query"] = None  # a share link carries no player seed: its page would show the plain seed's cards
+    if args.json:
+        print(json.dumps({"matches": True, "commitment": wanted, "player_seed": args.player_seed, **data},
+                         ensure_ascii=False))
+        return 0
+    print(f"Matches the commitment {wanted}")
+    player = "" if args.player_seed is None else f", player seed {args.player_seed!r}"
+    _print_deal(_header(spec) + player, spec, data)
+    return 0
 
 
 def add_exact_options(parser: argparse.ArgumentParser) -> None:
@@ -270,6 +375,8 @@ COMMANDS: dict[str, Command] = {
     "algorithms": ("list every algorithm with its verdict", _add_json_only, run_algorithms),
     "shuffle": ("shuffle a deck with a seed and print its order", add_shuffle_options, run_shuffle),
     "deal": ("shuffle, then deal hands from the top", add_deal_options, run_deal),
+    "seal": ("commit to a deal before dealing it: print its commitment and the secret seed", add_seal_options, run_seal),
+    "verify": ("check a revealed deal against its commitment, and show it", add_verify_options, run_verify),
     "exact": ("every order's exact probability for a tiny deck, and the distance to uniform",
               add_exact_options, run_exact),
     "riffle-tv": ("exact distance to uniform after 1..K riffles (Bayer & Diaconis)",

@@ -76,14 +76,15 @@ class StreamRng:
     """Seeded stream v1: HMAC-SHA256 over a block counter, identical in any language.
 
     key = seed as UTF-8; block c = HMAC-SHA256(key, c as 8-byte big-endian);
-    each block yields eight big-endian 32-bit words, consumed in order.
+    each block yields eight big-endian 32-bit words, consumed in order. ``seed`` may also
+    be the key itself, as bytes: a sealed deal's mixed key (``shufflelab.seal``).
     """
 
     version = STREAM_VERSION
 
-    def __init__(self, seed: str) -> None:
+    def __init__(self, seed) -> None:
         self.seed = seed
-        key = _padded_key(seed.encode("utf-8"))
+        key = _padded_key(seed if isinstance(seed, bytes) else seed.encode("utf-8"))
         self._inner_pad = bytes(b ^ 0x36 for b in key)
         self._outer_pad = bytes(b ^ 0x5C for b in key)
         # one bound method that yields the words in order: the cheapest per-draw step on MicroPython
@@ -159,8 +160,8 @@ class CRand:
         return (self.state >> 16) & 0x7FFF
 
 
-def stream(seed: str, version: int = STREAM_VERSION) -> StreamRng:
-    """Return the seeded stream of the given version (only v1 exists)."""
+def stream(seed, version: int = STREAM_VERSION) -> StreamRng:
+    """Return the seeded stream of the given version (only v1 exists); ``seed`` is text, or the key as bytes."""
     if version != STREAM_VERSION:
         raise ShuffleLabError("unknown stream version %r; this build knows v%d" % (version, STREAM_VERSION))
     return StreamRng(seed)

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 
-KNOWN = ("stream_v1.json", "algorithms_v1.json")
+KNOWN = ("stream_v1.json", "algorithms_v1.json", "seal_v1.json")
 SHOWN = 160  # characters of a value shown in a failure line
 
 
@@ -173,6 +173,51 @@ def check_algorithms(report, data):
     _group(report, "algorithms_v1/deals", data, "deals", lambda case: "query=%s" % (case.get("query"),), _link, _deal)
 
 
+# --- seal_v1.json -----------------------------------------------------------------------------
+
+
+def _seal():
+    from shufflelab import link, seal
+    from shufflelab.cards import DeckSpec
+
+    return link, seal, DeckSpec
+
+
+def _sealed(api, case):
+    link, seal, DeckSpec = api
+    deck = case["deck"]
+    if deck["kind"] == "numbered":
+        deck = DeckSpec(kind="numbered", size=deck["size"])
+    else:
+        deck = DeckSpec(kind=deck["kind"], packs=deck["packs"], jokers=deck["jokers"])
+    spec = link.DealSpec(case["algo"], [(k, case["params"][k]) for k in sorted(case["params"])], case["seed"], deck,
+                         case["players"], case["cards_each"], case["style"])
+    player_seed = case["player_seed"]
+    mixed = player_seed is not None
+    preimage = case["preimage"].encode("utf-8")
+    problems = _differs("preimage", seal.commitment_bytes(spec, mixed), preimage)
+    problems += _differs("commitment", seal.commitment(spec, mixed), case["commitment"])
+    if seal.read_preimage(preimage) != (spec, mixed):
+        problems.append("read_preimage gives %s" % _short(seal.read_preimage(preimage)))
+    outcome = seal.verify(case["commitment"], spec, player_seed)
+    problems += _differs("order", outcome.order, case["order"])
+    problems += _differs("hands", outcome.deal.hands, case["hands"])
+    problems += _differs("stock", outcome.deal.stock, case["stock"])
+    if not mixed and link.play(spec) != outcome:
+        problems.append("the sealed deal without a player seed is not link.play's")
+    try:
+        seal.verify(case["commitment"], spec, None if mixed else "a player seed")
+        problems.append("verify accepted the deal with the player seed flipped")
+    except seal.SealMismatch:
+        pass
+    return problems
+
+
+def check_seal(report, data):
+    _group(report, "seal_v1/seals", data, "seals",
+           lambda case: "commitment=%s player_seed=%r" % (case.get("commitment"), case.get("player_seed")), _seal, _sealed)
+
+
 # --- the run ----------------------------------------------------------------------------------
 
 
@@ -188,7 +233,7 @@ def _load(report, golden, name):
 def run(golden, report):
     """Check every golden file in directory ``golden``, counting into ``report``."""
     golden = str(golden).rstrip("/") or "/"
-    checks = {"stream_v1.json": check_stream, "algorithms_v1.json": check_algorithms}
+    checks = {"stream_v1.json": check_stream, "algorithms_v1.json": check_algorithms, "seal_v1.json": check_seal}
     for name in KNOWN:
         data = _load(report, golden, name)
         if data is not None:
