@@ -117,6 +117,13 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     }
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """pytest-playwright's `page` fixture: no service worker, so page.route() sees every request
+    (the offline tests, test_offline.py, open their own contexts with the service worker on)."""
+    return {**browser_context_args, "service_workers": "block"}
+
+
 @dataclass
 class Visit:
     """One page load: the page, what it logged and what it fetched."""
@@ -154,6 +161,16 @@ class Visit:
 READY_TIMES: list[tuple[str, float]] = []
 
 
+def record_failure(visit: Visit, request) -> None:
+    """Record a failed request; a HEAD that was answered (Chromium calls its end of a body-less
+    HTTP/1.0 answer "aborted") is not a failure: the lab's pre-flight check asks with HEAD."""
+    if request.method == "HEAD" and request.failure == "net::ERR_ABORTED":
+        answer = request.response()
+        if answer is not None and answer.ok:
+            return
+    visit.failed_requests.append(f"{request.url} ({request.failure})")
+
+
 def visit_page(page, url: str, *, wait_ready: bool = True, label: str | None = None) -> Visit:
     """Navigate `page` to `url`, recording console errors and requests from the start;
     with wait_ready, wait for data-ready="true" and time it."""
@@ -162,10 +179,7 @@ def visit_page(page, url: str, *, wait_ready: bool = True, label: str | None = N
     page.on("console", lambda msg: msg.type == "warning" and visit.console_warnings.append(msg.text))
     page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
     page.on("request", lambda request: visit.requests.append(request.url))
-    page.on(
-        "requestfailed",
-        lambda request: visit.failed_requests.append(f"{request.url} ({request.failure})"),
-    )
+    page.on("requestfailed", lambda request: record_failure(visit, request))
     start = time.perf_counter()
     page.goto(url)
     if wait_ready:

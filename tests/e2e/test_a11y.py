@@ -55,7 +55,7 @@ quiet_deal = quiet_after_each_test("deal")
 @pytest.mark.parametrize("query", ["?seed=axe", "?seed=axe&players=--4&bogus=1&style=%3Cb%3E"],
                          ids=["deal", "notices"])
 def test_axe_finds_nothing_on_the_deal_view(browser, site_url, visit, scheme, query):
-    context = browser.new_context(color_scheme=scheme)
+    context = browser.new_context(color_scheme=scheme, bypass_csp=True)  # axe is injected inline
     try:
         page = open_in(context, site_url + query, visit, f"test_a11y: axe {scheme}").page
         assert axe_violations(page) == []
@@ -65,7 +65,7 @@ def test_axe_finds_nothing_on_the_deal_view(browser, site_url, visit, scheme, qu
 
 def test_axe_finds_nothing_while_loading(browser, site_url, scheme):
     """Before Python runs: MicroPython held back, so the page stays in its loading state."""
-    context = browser.new_context(color_scheme=scheme)
+    context = browser.new_context(color_scheme=scheme, service_workers="block", bypass_csp=True)
     try:
         page = context.new_page()
         page.route("**/micropython.wasm", lambda route: None)  # never answered: loading forever
@@ -77,7 +77,7 @@ def test_axe_finds_nothing_while_loading(browser, site_url, scheme):
 
 
 def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit, scheme):
-    context = browser.new_context(color_scheme=scheme)
+    context = browser.new_context(color_scheme=scheme, bypass_csp=True)
     try:
         page = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=12", visit, f"test_a11y: lab {scheme}").page
         page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)

@@ -36,7 +36,7 @@ def grows(page) -> None:
 
 @pytest.mark.parametrize("blocked", ["**/pyodide.asm.wasm", "**/py/worker.py"])
 def test_a_worker_that_cannot_start_is_said_within_10_s_and_retry_works(browser, site_url, visit, blocked):
-    context = browser.new_context()
+    context = browser.new_context(service_workers="block")  # the route, not a kept copy, answers
     try:
         context.route(blocked, lambda route: route.abort("internetdisconnected"))
         started = time.monotonic()

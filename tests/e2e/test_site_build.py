@@ -23,7 +23,8 @@ def test_site_holds_only_the_site_files(built_site):
     # every PyScript configuration at the root (the page's pyscript.toml, the lab worker's own
     # when it has one); pyproject.toml is the Python package's, not the site's
     configs = [p.name for p in ROOT.glob("*.toml") if p.name != "pyproject.toml"]
-    assert top == sorted([".nojekyll", "index.html", "py", "static", *configs])
+    # sw.js sits beside index.html: a service worker controls only what is at or below it
+    assert top == sorted([".nojekyll", "index.html", "py", "static", "sw.js", *configs])
     files = [path.relative_to(built_site).as_posix() for path in built_site.rglob("*") if path.is_file()]
     assert not [f for f in files if "__pycache__" in f or f.endswith((".pyc", ".map"))]
     python = sorted(f for f in files if f.startswith("py/"))

@@ -80,6 +80,7 @@ def test_algorithms_lists_the_catalog(capsys):
     assert {verdict for _, verdict in columns} == {"biased", "unbiased"}
 
 
+@pytest.mark.slow  # 4 s: in make test, not in the fast loop
 def test_a_million_numbered_cards(capsys):
     status, out, _ = run(capsys, "shuffle", "--deck", "numbered", "--size", "1000000", "--seed", "m", "--json")
     assert status == 0 and len(json.loads(out)["order"]) == 1_000_000

@@ -1,0 +1,29 @@
+// Register the service worker (sw.js, beside index.html) that lets the site work offline
+// after the first visit, and hand it the files this page loaded before it was running:
+// once it is ready, and again when the first deal is on screen (PyScript fetches some of
+// its files late). html[data-offline="ready"] says the second list is kept.
+if ("serviceWorker" in navigator) {
+  const root = document.documentElement;
+  const keepWhatWasLoaded = (registration, last) => {
+    const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
+    registration.active.postMessage({ keep: [location.href, ...loaded], last });
+  };
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && event.data.last) root.dataset.offline = "ready";
+  });
+  navigator.serviceWorker.register("./sw.js").then(() => navigator.serviceWorker.ready).then((registration) => {
+    keepWhatWasLoaded(registration, false);
+    const whenDealt = () => {
+      if (root.dataset.ready !== "true") return false;
+      keepWhatWasLoaded(registration, true);
+      return true;
+    };
+    if (!whenDealt()) {
+      const watch = new MutationObserver(() => whenDealt() && watch.disconnect());
+      watch.observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+    }
+  }).catch((error) => {
+    // offline support is a bonus: the page works without it
+    console.info("Shuffle Lab works online only here: " + error.message);
+  });
+}
