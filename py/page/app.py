@@ -21,7 +21,8 @@ class Page:
 
     def __init__(self) -> None:
         self.link = None
-        self.drawn_deal = None
+        self.described_deal = None  # the deal the form and the algorithm notes show
+        self.drawn_deal = None  # the deal whose cards are drawn
         self.listeners = []
         self.changed_at = -1e9  # when a field's change was last applied (performance.now(), ms)
 
@@ -32,10 +33,14 @@ class Page:
         for a change of view, or "" when the address already says it (Back, Forward).
         """
         self.link = link
-        if link.deal != self.drawn_deal:
-            # a deal costs real work (15,000 cut-and-insert repetitions): only when it changed
-            js.performance.mark("shufflelab:deal-start")
+        if link.deal != self.described_deal:
             deal_view.write_form(link)
+            deal_view.render_controls(link.deal)
+            self.described_deal = link.deal
+        if link.view.view == "deal" and link.deal != self.drawn_deal:
+            # a deal costs real work (15,000 cut-and-insert repetitions, 0.25 s): only when it
+            # changed, and only when its cards are on screen (the lab's clicks never wait for it)
+            js.performance.mark("shufflelab:deal-start")
             deal_view.render_deal(link, deal_view.share_url(link))
             self.drawn_deal = link.deal
             js.performance.measure("shufflelab:deal", "shufflelab:deal-start")  # the benchmark reads it

@@ -75,11 +75,15 @@ def read_form(current: Link) -> dict:
 # --- rendering -----------------------------------------------------------------------------
 
 
-def render_deal(current: Link, share_url: str) -> None:
-    """Draw the deal: algorithm notes, deck controls, deck, hands, stock and the share link."""
-    spec = current.deal
+def render_controls(spec) -> None:
+    """Show the deal's algorithm notes and the deck controls that apply (both views show them)."""
     render_algorithm(spec)
     render_deck_controls(spec)
+
+
+def render_deal(current: Link, share_url: str) -> None:
+    """Draw the deal: deck, hands, stock, the spoken summary, the seal and the share link."""
+    spec = current.deal
     outcome = play(spec)
     params = "".join(", %s %s" % (name, value) for name, value in spec.params)
     set_text("deck-summary", "%s, shuffled by %s%s, seed “%s”." % (
