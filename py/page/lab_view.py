@@ -95,6 +95,7 @@ class Lab:
         self.connecting = None
         self.resume_when_shown = False  # paused by hiding, not by the user
         self.pending_seconds = 0.0  # the estimate of a slow exact matrix not computed yet
+        self.cursor = None  # (card, position) the arrow keys are on in the heat map
 
     # --- the page's link --------------------------------------------------------------
 
@@ -243,6 +244,7 @@ class Lab:
         set_text("trials", str(snapshot.trials))
         set_text("rate", f"{round(snapshot.rate):,}" if snapshot.trials else "–")
         draw_heatmap(snapshot)
+        set_text("heat-summary", snapshot.summary.get("heat_summary", ""))
         draw_legend(snapshot.legend)
         draw_stats(snapshot.summary)
         draw_fixed_points(snapshot.summary.get("fixed_points"))
@@ -457,7 +459,11 @@ def mount(page) -> Lab:
     for radio in document.querySelectorAll('input[name="heat"]'):
         listen(radio, "change", lambda event: page.update_view(heat=str(event.target.value)), STATUS)
     on("heatmap", "mousemove", lambda event: show_tooltip(lab, event))
-    on("heatmap", "mouseleave", lambda event: hide_tooltip())
+    on("heatmap", "click", lambda event: show_tooltip(lab, event))  # a tap on a touch screen
+    # a tap ends with the pointer "leaving": only a mouse that leaves hides the tooltip
+    on("heatmap", "pointerleave", lambda event: hide_tooltip() if str(event.pointerType) == "mouse" else None)
+    on("heatmap", "keydown", lambda event: move_cell_cursor(lab, event))
+    on("heatmap", "blur", lambda event: hide_tooltip())
     return lab
 
 
@@ -498,6 +504,29 @@ def show_tooltip(lab: Lab, event) -> None:
     tooltip.style.left = "%dpx" % (event.clientX - box.left + 12)
     tooltip.style.top = "%dpx" % (event.clientY - box.top + 12)
     tooltip.hidden = False
+
+
+CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
+
+
+def move_cell_cursor(lab: Lab, event) -> None:
+    """Arrow keys walk the heat map cell by cell; the cell is shown in the tooltip and read aloud."""
+    key = str(event.key)
+    if lab.latest is None or key not in CURSOR_KEYS:
+        return
+    event.preventDefault()
+    n = lab.latest.n
+    row, column = lab.cursor if lab.cursor is not None else (-1, 0)
+    step_row, step_column = CURSOR_KEYS[key]
+    lab.cursor = (min(n - 1, max(0, row + step_row)), min(n - 1, max(0, column + step_column)))
+    text = lab.describe_cell(*lab.cursor)
+    tooltip = element("heat-tooltip")
+    tooltip.textContent = text
+    box = element("heatmap").getBoundingClientRect()
+    tooltip.style.left = "%dpx" % int((lab.cursor[1] + 1) * box.width / n + 12)
+    tooltip.style.top = "%dpx" % int((lab.cursor[0] + 1) * box.height / n + 12)
+    tooltip.hidden = False
+    set_text("heat-cell", text)
 
 
 def hide_tooltip() -> None:

@@ -217,3 +217,40 @@ def test_form_controls_have_borders_of_three_to_one(browser, site_url, visit, sc
         assert ratios and not low, low
     finally:
         context.close()
+
+
+# --- the heat map without a mouse and without sight -----------------------------------------------
+
+
+def test_the_heat_map_can_be_read_by_keyboard_touch_and_in_words(browser, site_url, visit):
+    context = browser.new_context(has_touch=True)
+    try:
+        page = open_in(context, f"{site_url}?view=lab&algo=none&n=6", visit, "test_a11y: heat map").page
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+        page.click("#lab-start")
+        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 100",
+                               timeout=WORKER_TIMEOUT_MS)
+        page.click("#lab-pause")
+        # no shuffle at all: every card stays, so the diagonal is 6× uniform and the rest 0×
+        page.wait_for_function("() => document.getElementById('heat-summary').textContent.startsWith('Most')",
+                               timeout=STEP_TIMEOUT_MS)
+        assert "6.00× as often as uniform" in page.text_content("#heat-summary")
+        assert "0.00× as often as uniform" in page.text_content("#heat-summary")
+        assert "heat-summary" in page.get_attribute("#heatmap", "aria-describedby")
+
+        page.focus("#heatmap")
+        page.keyboard.press("ArrowDown")  # the first cell
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowDown")
+        said = page.text_content("#heat-cell")
+        assert said.startswith("card 1 at position 1 · count"), said
+        assert page.is_visible("#heat-tooltip") and page.text_content("#heat-tooltip") == said
+
+        page.keyboard.press("Tab")  # leaving the map hides the tooltip
+        assert page.is_hidden("#heat-tooltip")
+        box = page.locator("#heatmap").bounding_box()
+        page.tap("#heatmap", position={"x": box["width"] * 4.5 / 6, "y": box["height"] * 0.5 / 6})
+        page.wait_for_selector("#heat-tooltip:visible", timeout=STEP_TIMEOUT_MS)
+        assert page.text_content("#heat-tooltip").startswith("card 0 at position 4 · count 0 of")
+    finally:
+        context.close()

@@ -26,7 +26,21 @@ def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
         "sentence": _sentence(strongest["text"]),
         "figures": _figures(positions, fixed),
         "fixed_points": _fixed_point_bars(fixed),
+        "heat_summary": heat_summary(tally),
     }
+
+
+def heat_summary(tally: Sequence[Sequence[int]]) -> str:
+    """Return the heat map in words: its most over- and under-represented cells against uniform."""
+    n = len(tally)
+    trials = sum(tally[0]) if n else 0
+    if not trials:
+        return "Nothing counted yet: every cell is grey."
+    cells = [(count * n / trials, card, position) for card, row in enumerate(tally) for position, count in enumerate(row)]
+    high, low = max(cells), min(cells)
+    return ("Most over-represented: card %d at position %d, %.2f× as often as uniform. "
+            "Most under-represented: card %d at position %d, %.2f× as often as uniform." % (
+                high[1], high[2], high[0], low[1], low[2], low[0]))
 
 
 def _strength(level: str) -> int:

@@ -55,3 +55,13 @@ def test_fixed_point_bars_put_the_tail_in_one_bar_and_sum_to_one():
     assert bars["labels"] == ["0", "1", "2", "3", "4", "5+"]
     assert sum(bars["observed"]) == pytest.approx(1) and sum(bars["expected"]) == pytest.approx(1)
     assert bars["expected"][0] == pytest.approx(math.exp(-1), rel=1e-6)
+
+
+def test_the_heat_map_in_words_names_its_extreme_cells():
+    from shufflelab.lab.summary import heat_summary
+
+    tally = [[6, 2, 2], [2, 6, 2], [2, 2, 6]]  # the identity shows through: 1.8× on the diagonal
+    assert heat_summary(tally) == (
+        "Most over-represented: card 2 at position 2, 1.80× as often as uniform. "
+        "Most under-represented: card 0 at position 1, 0.60× as often as uniform.")
+    assert heat_summary([[0, 0], [0, 0]]) == "Nothing counted yet: every cell is grey."
