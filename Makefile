@@ -68,7 +68,7 @@ test: setup
 # MicroPython in Node (tests/test_portable.py), and the linter.
 check: setup-web
 	$(PY) -m ruff check py tests scripts
-	$(PY) -m pytest -q --ignore=tests/e2e -m "not slow"
+	$(PY) -m pytest -q --ignore=tests/e2e -m "not slow" -n 2  # both cores: under a minute
 
 bench: setup
 	$(PY) scripts/bench.py $(BENCH_ARGS)
