@@ -30,7 +30,8 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) window.__lo
 LONGEST_DEAL_MS = 600
 SPLIT_TASKS = """() => {
   const deals = performance.getEntriesByName('shufflelab:deal').map(m => [m.startTime, m.startTime + m.duration]);
-  const isDeal = ([start, length]) => deals.some(([a, b]) => start <= a && b <= start + length + 1);
+  // the task that drew a deal overlaps its measure (timings are coarsened, so overlap, not containment)
+  const isDeal = ([start, length]) => deals.some(([a, b]) => a < start + length && start < b);
   return {deal: window.__longTasks.filter(isDeal).map(t => t[1]),
           other: window.__longTasks.filter(t => !isDeal(t)).map(t => t[1])};
 }"""
@@ -38,6 +39,14 @@ ALGORITHMS = ["swap-any", "cut-insert", "riffle-gsr", "fisher-yates-off-by-one",
               "fisher-yates"]
 SIZES = ["16", "52", "8", "24", "40"]
 VIEWS = ["exact", "difference", "observed"]
+
+
+NAME_LONG_TASKS = """() => window.__longTasks.map(([t, d]) => {
+  const marks = performance.getEntriesByType('mark').filter(m => m.startTime <= t);
+  const deal = performance.getEntriesByName('shufflelab:deal')
+    .some(m => m.startTime < t + d && t < m.startTime + m.duration);
+  return `${marks.length ? marks[marks.length - 1].name : 'start'} ${Math.round(d)} ms${deal ? ' (a deal)' : ''}`;
+})"""
 
 
 def heap_mb(cdp) -> float:
@@ -71,6 +80,7 @@ def test_a_long_run_stays_healthy(browser, site_url, visit):
         changes = tab_visits = 0
         while time.monotonic() < deadline:
             step = next(steps)
+            page.evaluate("s => performance.mark('soak:' + s)", step)
             if step == "algo":
                 page.select_option("#algorithm", next(algorithms))
             elif step == "n":
@@ -96,6 +106,7 @@ def test_a_long_run_stays_healthy(browser, site_url, visit):
         page.click("#lab-pause")
         end_heap = heap_mb(cdp)
         tasks = page.evaluate(SPLIT_TASKS)
+        print("\nlong tasks, by the soak step before each:", page.evaluate(NAME_LONG_TASKS))
         longest, longest_deal = max(tasks["other"], default=0.0), max(tasks["deal"], default=0.0)
         print(f"\nsoak: {SOAK_SECONDS:.0f} s, {changes} changes; JS heap {start_heap:.1f} MB -> {end_heap:.1f} MB; "
               f"longest main-thread task {longest:.0f} ms, longest drawn deal {longest_deal:.0f} ms")
