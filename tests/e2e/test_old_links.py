@@ -17,26 +17,15 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from e2e_pages import notice_texts, open_in, quiet_after_each_test, shown
+import test_links
+from e2e_pages import notice_texts, quiet_after_each_test, shown
 
 from shufflelab.link import read_link
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "links_v1.json"
 LINKS = json.loads(GOLDEN.read_text("utf-8"))["links"]
 
-
-@pytest.fixture(scope="module")
-def tab(browser, site_url, visit):
-    """One page, loaded once; each test navigates it (Visit.goto) to its link."""
-    context = browser.new_context()
-    try:
-        opened = open_in(context, site_url, visit, "test_old_links: first load")
-        opened.site_url = site_url
-        yield opened
-    finally:
-        context.close()
-
-
+tab = test_links.tab  # the same fixture: one page for the module, loaded once, navigated link to link
 quiet_tab = quiet_after_each_test("tab")
 
 

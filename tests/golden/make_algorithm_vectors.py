@@ -12,7 +12,6 @@ Usage: PYTHONPATH=py python tests/golden/make_algorithm_vectors.py [--check]
 """
 
 import json
-import sys
 from pathlib import Path
 
 from shufflelab import catalog
@@ -65,11 +64,6 @@ def append_missing(golden: dict) -> int:
 
 
 if __name__ == "__main__":
-    golden = json.loads(PATH.read_text("utf-8")) if PATH.exists() else {"algorithms": [], "deals": []}
-    added = append_missing(golden)
-    if "--check" in sys.argv[1:]:
-        print(f"{added} case(s) missing from {PATH.name}")
-        sys.exit(1 if added else 0)
-    if added:
-        PATH.write_text(json.dumps(golden, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"appended {added} vector(s) to {PATH.name}")
+    from append_only import run
+
+    run(PATH, lambda: {"algorithms": [], "deals": []}, append_missing)

@@ -22,7 +22,6 @@ Usage: PYTHONPATH=py python tests/golden/make_link_vectors.py [--check]
 
 import json
 import re
-import sys
 from pathlib import Path
 
 from shufflelab import catalog
@@ -194,11 +193,6 @@ def dump(golden: dict) -> str:
 
 
 if __name__ == "__main__":
-    golden = json.loads(PATH.read_text("utf-8")) if PATH.exists() else {"links": []}
-    added = append_missing(golden)
-    if "--check" in sys.argv[1:]:
-        print(f"{added} case(s) missing from {PATH.name}")
-        sys.exit(1 if added else 0)
-    if added:
-        PATH.write_text(dump(golden), encoding="utf-8")
-    print(f"appended {added} link(s) to {PATH.name}")
+    from append_only import run
+
+    run(PATH, lambda: {"links": []}, append_missing, dump, "link(s)")

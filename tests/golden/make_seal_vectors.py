@@ -14,8 +14,6 @@ Usage: PYTHONPATH=py python tests/golden/make_seal_vectors.py [--check]
 (--check: exit 1 if any case is missing, write nothing)
 """
 
-import json
-import sys
 from pathlib import Path
 
 from shufflelab.cards import DeckSpec
@@ -78,11 +76,6 @@ def empty() -> dict:
 
 
 if __name__ == "__main__":
-    golden = json.loads(PATH.read_text("utf-8")) if PATH.exists() else empty()
-    added = append_missing(golden)
-    if "--check" in sys.argv[1:]:
-        print(f"{added} case(s) missing from {PATH.name}")
-        sys.exit(1 if added else 0)
-    if added:
-        PATH.write_text(json.dumps(golden, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"appended {added} vector(s) to {PATH.name}")
+    from append_only import run
+
+    run(PATH, empty, append_missing)
