@@ -254,3 +254,17 @@ def test_the_heat_map_can_be_read_by_keyboard_touch_and_in_words(browser, site_u
         assert page.text_content("#heat-tooltip").startswith("card 0 at position 4 · count 0 of")
     finally:
         context.close()
+
+
+def test_the_legend_survives_forced_colours_and_nothing_moves_for_reduced_motion(browser, site_url, visit):
+    context = browser.new_context(forced_colors="active", reduced_motion="reduce")
+    try:
+        page = open_in(context, f"{site_url}?view=lab&n=8", visit, "test_a11y: forced colours").page
+        bar = "getComputedStyle(document.querySelector('.heat-legend-bar'))"
+        assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+        assert "linear-gradient" in page.evaluate(f"{bar}.backgroundImage")
+        assert page.evaluate(f"{bar}.forcedColorAdjust") == "none"
+        assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+        assert page.evaluate("getComputedStyle(document.getElementById('lab-start')).transitionDuration") in ("0s", "")
+    finally:
+        context.close()
