@@ -549,14 +549,14 @@ def pyodide_lab_section(browser, site, repeats: int, quick: bool) -> dict:
     """Run the lab's code in Pyodide in Chromium; the page's live tally; plain JS Fisher-Yates.
 
     The tally and the exact matrix run on a bare PyScript page on Pyodide (main thread) with
-    worker.toml's files, so ``shufflelab`` imports as in the lab's worker.
+    pyscript.toml's files (the worker's), so ``shufflelab`` imports as in the lab's worker.
     """
     import tomllib
 
     from bench_pages import bare_pyodide_html, record_errors
 
     budget, live_seconds = (0.15, 3.0) if quick else (0.4, 5.0)
-    files = tomllib.loads((ROOT / "worker.toml").read_text(encoding="utf-8"))["files"]
+    files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
     code = in_page_runner(pyodide_measurement(PYODIDE_CASES, budget, repeats))
     url = site.add_page(LAB_PAGE, bare_pyodide_html(code, {"files": files}, title="bench: the lab in Pyodide"))
     context = browser.new_context()
@@ -640,7 +640,7 @@ def baseline_section(browser, site, repeats: int, quick: bool, rev: str) -> dict
     # short runs swing by ±20 % here; 0.4 s a run and at least five turns each keep the ratio honest
     budget, repeats = 0.4, max(repeats, 6)
     code = tally_rate_server(BASELINE_CASES, budget)
-    now_files = tomllib.loads((ROOT / "worker.toml").read_text(encoding="utf-8"))["files"]
+    now_files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
     pages = {}
     context = browser.new_context()
     try:
@@ -699,7 +699,7 @@ def print_lab_summary(figures: dict, repeats: int) -> None:
     table = [[r["algo"], str(r["n"]), f"{r['per_second']:,.0f}", f"{first_run[r['algo'], r['n']]:,.0f}"]
              for r in rows if r["where"] == "pyodide"]
     table.append(["plain JS Fisher-Yates + count", str(DECK), f"{javascript:,.0f}", "-"])
-    print_table(f"The lab in Pyodide: the bench's tally_rate on a bare PyScript page with worker.toml's files "
+    print_table(f"The lab in Pyodide: the bench's tally_rate on a bare PyScript page with pyscript.toml's files (the worker's) "
                 f"(median of {repeats})", ["algorithm", "n", "shuffles/s", "first run ms"], table)
     pyodide = next(r["per_second"] for r in rows if r["where"] == "pyodide" and r["algo"] == "fisher-yates")
     print(f"  fisher-yates n={DECK} tally in Pyodide: {pyodide:,.0f}/s {verdict(pyodide >= PYODIDE_TALLY_TARGET_PER_SECOND)} "

@@ -18,7 +18,7 @@ const modules = join(root, "node_modules");
 const vendor = join(root, "static", "vendor");
 
 const PYODIDE_FILES = [
-  "pyodide.mjs",         // the loader PyScript imports (the `interpreter` in pyscript.toml)
+  "pyodide.mjs",         // the loader PyScript imports (the `interpreter` in pyscript.toml, the worker's config)
   "pyodide.asm.mjs",     // Emscripten glue (older releases name it pyodide.asm.js)
   "pyodide.asm.wasm",
   "python_stdlib.zip",

@@ -1,10 +1,11 @@
-"""The two PyScript configurations ship exactly the modules each interpreter imports.
+"""The two PyScript configurations ship the modules each interpreter needs.
 
-- pyscript.toml (the page, MicroPython): page/main.py (which index.html imports inline) and
+- page.toml (the page, MicroPython): page/main.py (which index.html imports inline) and
   what it imports, and nothing more, since every listed file is fetched before the first
-  card shows.
-- worker.toml (the bias lab's worker, Pyodide): what py/worker.py imports, plus the analysis
-  modules the catalog names (they are imported by name when the lab asks for them).
+  card shows; never an analysis module.
+- pyscript.toml (the bias lab's worker, Pyodide): every module under py/ (the project's
+  contract: the whole package reaches the browser), which covers what py/worker.py imports
+  and the analysis modules the catalog names (imported by name when the lab asks for them).
 
 A module missing from [files] imports fine in CPython and fails only in the browser, so
 these checks keep the lists and the code in step. Format of an entry (one per file):
@@ -25,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = ROOT / "py"
 # config -> (entry point, whether [files] ships it, interpreter): the page's entry is imported
 # from an inline script, the worker's is the script's src
-CONFIGS = {"pyscript.toml": ("py/page/main.py", True, "./static/vendor/micropython/micropython.mjs"),
-           "worker.toml": ("py/worker.py", False, "./static/vendor/pyodide/pyodide.mjs")}
+CONFIGS = {"page.toml": ("py/page/main.py", True, "./static/vendor/micropython/micropython.mjs"),
+           "pyscript.toml": ("py/worker.py", False, "./static/vendor/pyodide/pyodide.mjs")}
 
 
 def load(name: str) -> dict:
@@ -95,32 +96,35 @@ def catalog_modules() -> set[str]:
 
 def needed(config: str) -> set[str]:
     entry, shipped, _ = CONFIGS[config]
-    extra = catalog_modules() if config == "worker.toml" else set()
+    extra = catalog_modules() if config == "pyscript.toml" else set()
     files = closure(entry, extra)
     return files if shipped else files - {"./" + entry}
 
 
-@pytest.mark.parametrize("config", CONFIGS)
-def test_each_config_lists_exactly_what_its_interpreter_imports(config):
-    listed = set(load(config)["files"])
-    want = needed(config)
-    assert not sorted(want - listed), f"add to [files] in {config}: {sorted(want - listed)}"
-    assert not sorted(listed - want), f"{config} ships files its interpreter never imports: {sorted(listed - want)}"
+def every_module() -> set[str]:
+    """Every module under py/, as "./py/..." source URLs."""
+    return {"./" + p.relative_to(ROOT).as_posix() for p in PY.rglob("*.py") if "__pycache__" not in p.parts}
 
 
-def test_every_module_under_py_reaches_the_browser_or_is_the_cli():
-    """A module in neither list is dead in the browser: only the CLI may be CPython-only."""
-    shipped = set(load("pyscript.toml")["files"]) | set(load("worker.toml")["files"])
-    shipped |= {"./" + entry for entry, _, _ in CONFIGS.values()}
-    every = {"./" + p.relative_to(ROOT).as_posix() for p in PY.rglob("*.py") if "__pycache__" not in p.parts}
-    cli_only = {"./py/shufflelab/cli.py", "./py/shufflelab/__main__.py"}
-    assert not sorted(every - shipped - cli_only)
+def test_the_page_lists_exactly_what_micropython_imports():
+    listed, want = set(load("page.toml")["files"]), needed("page.toml")
+    assert not sorted(want - listed), f"add to [files] in page.toml: {sorted(want - listed)}"
+    assert not sorted(listed - want), f"page.toml ships files MicroPython never imports: {sorted(listed - want)}"
 
 
-def test_the_page_ships_no_analysis_module():
+def test_pyscript_toml_lists_every_module_under_py():
+    """The contract: the whole package reaches the browser (in the worker), so none of it is dead there."""
+    listed = set(load("pyscript.toml")["files"])
+    assert not sorted(every_module() - listed), f"add to [files] in pyscript.toml: {sorted(every_module() - listed)}"
+    assert not sorted(listed - every_module()), f"pyscript.toml lists files py/ lacks: {sorted(listed - every_module())}"
+    assert needed("pyscript.toml") <= listed  # what the worker imports, and the catalog's models
+
+
+def test_the_page_never_imports_an_analysis_module():
     """MicroPython fetches every listed file before the first deal: the heavy modules stay in the worker."""
-    heavy = [s for s in load("pyscript.toml")["files"] if any(f"/{p}" in s for p in ("exact", "tally", "stats"))]
-    assert not heavy
+    heavy = sorted(f for f in needed("page.toml") if any(f"/{p}/" in f for p in ("exact", "tally", "stats"))
+                   or f.endswith(("/lab/service.py", "/lab/summary.py", "/lab/heatmap.py", "/cli.py")))
+    assert not heavy, f"the page imports {heavy}"
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -141,13 +145,13 @@ def test_interpreter_is_the_local_copy(config):
 
 def test_the_worker_needs_no_dom():
     """Without cross-origin isolation a worker gets no DOM; sync_main_only says it needs none (no warning)."""
-    assert load("worker.toml").get("sync_main_only") is True
+    assert load("pyscript.toml").get("sync_main_only") is True
 
 
 def test_the_page_preloads_exactly_its_configuration_and_files():
-    """index.html fetches pyscript.toml and its [files] at once, instead of after PyScript starts."""
+    """index.html fetches page.toml and its [files] at once, instead of after PyScript starts."""
     import re
 
     html = (ROOT / "index.html").read_text("utf-8")
-    preloaded = set(re.findall(r'<link rel="preload" href="(\./(?:py/[^"]+|pyscript\.toml))" as="fetch" crossorigin>', html))
-    assert preloaded == set(load("pyscript.toml")["files"]) | {"./pyscript.toml"}
+    preloaded = set(re.findall(r'<link rel="preload" href="(\./(?:py/[^"]+|page\.toml))" as="fetch" crossorigin>', html))
+    assert preloaded == set(load("page.toml")["files"]) | {"./page.toml"}

@@ -24,7 +24,7 @@ CHUNK_MS = 200  # the worker answers about five times a second while running
 RIFFLE_MAX_K = 12
 SVG = "http://www.w3.org/2000/svg"
 WORKER_SRC = "./py/worker.py"  # relative to the page, as every URL here (served under a sub-path)
-WORKER_CONFIG = "./worker.toml"
+WORKER_CONFIG = "./pyscript.toml"
 # What the worker fetches first: if one can't be reached (offline, blocked), say so at once
 # instead of letting PyScript fail inside the worker, where the page can't catch it.
 WORKER_FILES = (WORKER_SRC, WORKER_CONFIG, "./static/vendor/pyodide/pyodide.mjs",

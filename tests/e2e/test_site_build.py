@@ -20,8 +20,8 @@ def built_site(tmp_path_factory) -> Path:
 
 def test_site_holds_only_the_site_files(built_site):
     top = sorted(path.name for path in built_site.iterdir())
-    # every PyScript configuration at the root (the page's pyscript.toml, the lab worker's own
-    # when it has one); pyproject.toml is the Python package's, not the site's
+    # every PyScript configuration at the root (the page's page.toml, the lab worker's
+    # pyscript.toml); pyproject.toml is the Python package's, not the site's
     configs = [p.name for p in ROOT.glob("*.toml") if p.name != "pyproject.toml"]
     # sw.js sits beside index.html: a service worker controls only what is at or below it
     assert top == sorted([".nojekyll", "index.html", "py", "static", "sw.js", *configs])
