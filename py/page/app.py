@@ -4,6 +4,7 @@ import js
 from pyscript import document, window
 
 from shufflelab.deal import DealError
+from shufflelab.errors import sentence_start
 from shufflelab.link import read_link, read_values
 from shufflelab.rng import new_seed
 
@@ -35,13 +36,13 @@ class Page:
         self.link = link
         if link.deal != self.described_deal:
             deal_view.write_form(link)
-            deal_view.render_controls(link.deal)
+            deal_view.render_controls(link)
             self.described_deal = link.deal
         if link.view.view == "deal" and link.deal != self.drawn_deal:
             # a deal costs real work (15,000 cut-and-insert repetitions, 0.25 s): only when it
             # changed, and only when its cards are on screen (the lab's clicks never wait for it)
             js.performance.mark("shufflelab:deal-start")
-            deal_view.render_deal(link, deal_view.share_url(link))
+            deal_view.render_deal(link)
             self.drawn_deal = link.deal
             js.performance.measure("shufflelab:deal", "shufflelab:deal-start")  # the benchmark reads it
         deal_view.render_view(link.view.view)
@@ -83,8 +84,7 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) 
             element("seed").value = fresh_seed()
             link, notices = read_values(deal_view.read_form(PAGE.link), fresh_seed, strict_deal=True)
     except DealError as error:
-        message = str(error)
-        set_text("deal-error", message[:1].upper() + message[1:] + "; the cards shown are unchanged.")
+        set_text("deal-error", sentence_start(str(error)) + "; the cards shown are unchanged.")
         show("deal-error", True)
         return
     show("deal-error", False)

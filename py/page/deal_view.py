@@ -8,6 +8,7 @@ no edit here.
 from pyscript import document, window
 
 from shufflelab import catalog, link, seal
+from shufflelab.errors import sentence_start
 from shufflelab.link import FIELDS, MAX_PLAYERS, Link, play
 
 from .dom import create, element, set_text, show
@@ -75,14 +76,19 @@ def read_form(current: Link) -> dict:
 # --- rendering -----------------------------------------------------------------------------
 
 
-def render_controls(spec) -> None:
-    """Show the deal's algorithm notes and the deck controls that apply (both views show them)."""
-    render_algorithm(spec)
-    render_deck_controls(spec)
+def render_controls(current: Link) -> None:
+    """Show the algorithm's notes and only the form rows whose fields apply (both views show them)."""
+    render_algorithm(current.deal)
+    values = current.values()
+    for field in FIELDS:
+        if field.control and field.applies is not None:
+            show(field.control + "-row", field.applies_to(values))
+    element("cards-each").max = str(len(current.deal.deck))
+    element("players").max = str(MAX_PLAYERS)
 
 
-def render_deal(current: Link, share_url: str) -> None:
-    """Draw the deal: deck, hands, stock, the spoken summary, the seal and the share link."""
+def render_deal(current: Link) -> None:
+    """Draw the deal: deck, hands, stock, the spoken summary and the seal."""
     spec = current.deal
     outcome = play(spec)
     params = "".join(", %s %s" % (name, value) for name, value in spec.params)
@@ -98,7 +104,6 @@ def render_deal(current: Link, share_url: str) -> None:
     set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
     set_text("deal-announcement", announcement(spec, outcome))
     render_seal(spec)
-    element("share-url").value = share_url
     set_text("copy-status", "")  # a "copied" note would now be about an older link
 
 
@@ -131,8 +136,7 @@ def check_seal(spec) -> None:
     try:
         matched = seal.matches(text, spec)
     except seal.SealError as error:
-        message = str(error)
-        result.textContent = message[:1].upper() + message[1:] + "."
+        result.textContent = sentence_start(str(error)) + "."
         result.dataset.verdict = "mismatch"
         return
     result.dataset.verdict = "match" if matched else "mismatch"
@@ -183,25 +187,11 @@ def render_hands(faces: dict, hands: list) -> None:
 
 
 def render_algorithm(spec) -> None:
-    """Show the algorithm's verdict, description and source, and only its parameter rows."""
+    """Show the algorithm's verdict, description and source."""
     entry = spec.algorithm
     set_text("algo-description", "%s. %s" % ("Biased" if entry.biased else "Unbiased", entry.description))
     element("algo-description").dataset.verdict = entry.verdict
     set_text("algo-source", "Source: " + entry.source)
-    names = [p.name for p in entry.params]
-    for field in FIELDS:
-        if field.control and field.control.startswith("param-"):
-            show(field.control + "-row", field.key in names)
-
-
-def render_deck_controls(spec) -> None:
-    """Show the size field for numbered decks, packs and jokers for playing cards."""
-    numbered = spec.deck.kind == "numbered"
-    for field in FIELDS:
-        if field.key in ("size", "packs", "jokers"):
-            show(field.control + "-row", field.key == "size" if numbered else field.key != "size")
-    element("cards-each").max = str(len(spec.deck))
-    element("players").max = str(MAX_PLAYERS)
 
 
 def render_view(view: str) -> None:

@@ -18,7 +18,7 @@ from shufflelab.lab import protocol
 from shufflelab.lab.protocol import ExactStatus, RiffleReport, Snapshot, TallyConfig
 from shufflelab.link import field, text_problem
 
-from .dom import create, element, listen, one_line, set_text
+from .dom import create, element, listen, one_line, report_failure, set_text
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 RIFFLE_MAX_K = 12
@@ -42,7 +42,7 @@ def spawn(coroutine):
         try:
             return await coroutine
         except Exception as error:
-            set_text(STATUS, "Something went wrong: " + one_line(error))
+            report_failure(error, STATUS)
 
     return asyncio.create_task(guarded())
 
@@ -309,22 +309,23 @@ def draw_heatmap(snapshot: Snapshot) -> None:
 def draw_ticks(n: int) -> None:
     """Label every 13th position and card (every quarter when n is not 52)."""
     step = 13 if n % 13 == 0 and n >= 26 else max(1, n // 4)
+    ticks = [((k + 0.5) / n, str(k)) for k in range(0, n, step)]
     for container_id in ("heat-ticks-x", "heat-ticks-y"):
-        container = element(container_id)
-        container.replaceChildren()
-        for k in range(0, n, step):
-            tick = create("span", str(k))
-            tick.style.setProperty("--at", "%.4f" % ((k + 0.5) / n))
-            container.appendChild(tick)
+        place_ticks(container_id, ticks)
 
 
 def draw_legend(ticks: list) -> None:
-    """Write the legend's tick labels under the colour bar."""
-    container = element("heat-legend-ticks")
+    """Write the legend's tick labels under the colour bar (scores run from -1 to 1)."""
+    place_ticks("heat-legend-ticks", [((score + 1) / 2, text) for score, text in ticks])
+
+
+def place_ticks(container_id: str, ticks: list) -> None:
+    """Replace a scale's labels: each (fraction along it, text) a span the CSS places by --at."""
+    container = element(container_id)
     container.replaceChildren()
-    for score, text in ticks:
+    for at, text in ticks:
         tick = create("span", text)
-        tick.style.setProperty("--at", "%.3f" % ((score + 1) / 2))
+        tick.style.setProperty("--at", "%.4f" % at)
         container.appendChild(tick)
 
 

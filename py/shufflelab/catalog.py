@@ -21,6 +21,7 @@ UNBIASED = "unbiased"
 BIASED = "biased"
 VERDICTS = (UNBIASED, BIASED)
 ENUMERATE = "enumerate"  # the whole-order model that replays every path of the port's below() answers
+ENUMERATED = "the port, every path enumerated"  # how an entry's exact answers are found, unless it says otherwise
 DEFAULT_ALGORITHM = "fisher-yates"
 
 
@@ -86,7 +87,7 @@ class Algorithm:
         self.orders = orders
         self.matrix = matrix
         self.no_matrix_reason = no_matrix_reason
-        self.method = method or "the port, every path enumerated"
+        self.method = method or ENUMERATED
         self.kernel = kernel
         self.deck_maker = deck_maker
         self.matrix_seconds = matrix_seconds
@@ -196,27 +197,26 @@ def shuffled(cards, algorithm_id: str, rng, params=None) -> list:
 
 PASSES = Param("passes", "Passes", 7, 1, 50)
 REPETITIONS = Param("repetitions", "Repetitions", 15000, 1, 100000)
-ENUMERATED = "the port, every path enumerated"
 
 ALGORITHMS = tuple(register(entry) for entry in (
     Algorithm(
         "fisher-yates", "Fisher–Yates (Durstenfeld)", "seed 000 (Durstenfeld 1964)",
         "Swap a random unshuffled card with the last unshuffled one; every order equally likely.",
         UNBIASED, algorithms.fisher_yates,
-        matrix="exact.matrices:fisher_yates", method=ENUMERATED,
+        matrix="exact.matrices:fisher_yates",
         kernel="tally.kernels:fisher_yates_block", builtin=True,
     ),
     Algorithm(
         "splice", "Fisher–Yates by splicing", "seed 001, spliceShuffle",
         "Pull a random unshuffled card out and splice it back in after them; fair but O(n²).",
         UNBIASED, algorithms.splice,
-        matrix="exact.matrices:splice", method=ENUMERATED, builtin=True,
+        matrix="exact.matrices:splice", builtin=True,
     ),
     Algorithm(
         "stack", "Fisher–Yates as a stack", "seed 001, stackShuffle",
         "Pull a random unshuffled card out and push it on the end; fair but O(n²).",
         UNBIASED, algorithms.stack,
-        matrix="exact.matrices:stack", method=ENUMERATED, builtin=True,
+        matrix="exact.matrices:stack", builtin=True,
     ),
     Algorithm(
         "random-key", "Sort by random keys", "Bostock, Will It Shuffle? (2012)",
@@ -237,7 +237,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         "fisher-yates-off-by-one", "Fisher–Yates off by one (Sattolo)", "seed 001, Math.floor(Math.random() * index)",
         "Picks the swap partner only below the current card, so no card can stay: only cyclic orders come out.",
         BIASED, algorithms.fisher_yates_off_by_one,
-        matrix="exact.matrices:off_by_one", method=ENUMERATED,
+        matrix="exact.matrices:off_by_one",
         kernel="tally.kernels:fisher_yates_off_by_one_block", builtin=True,
     ),
     Algorithm(
@@ -294,7 +294,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         "none", "No shuffle", "seed 001, 'No Shuffle'",
         "Leave the deck in order; with the 'pick' deal this is the article's dealing of random cards from an ordered deck.",
         BIASED, algorithms.no_shuffle,
-        matrix="exact.matrices:identity", method=ENUMERATED,
+        matrix="exact.matrices:identity",
         kernel="tally.kernels:unshuffled_block", builtin=True,
     ),
 ))

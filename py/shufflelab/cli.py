@@ -196,8 +196,12 @@ def _print_deal(header: str, spec: DealSpec, data: dict) -> None:
 
 
 def _header(spec: DealSpec) -> str:
-    params = "".join(f", {k}={v}" for k, v in spec.params)
-    return f"{spec.algo}{params}, seed {spec.seed!r}, {spec.deck.describe()}, stream v{spec.version}"
+    return f"{_algorithm_with_params(spec)}, seed {spec.seed!r}, {spec.deck.describe()}, stream v{spec.version}"
+
+
+def _algorithm_with_params(spec: DealSpec) -> str:
+    """The algorithm id and its parameters as the output's headers write them: 'riffle-gsr, passes=7'."""
+    return spec.algo + "".join(f", {k}={v}" for k, v in spec.params)
 
 
 # --- sealed deals: commit, reveal, verify ------------------------------------------------------
@@ -247,8 +251,7 @@ def run_seal(args: argparse.Namespace) -> int:
 
 
 def _public_header(spec: DealSpec) -> str:
-    params = "".join(f", {k}={v}" for k, v in spec.params)
-    return (f"{spec.algo}{params}, {spec.deck.describe()}, {spec.players} players × {spec.cards_each} cards, "
+    return (f"{_algorithm_with_params(spec)}, {spec.deck.describe()}, {spec.players} players × {spec.cards_each} cards, "
             f"{spec.style}, stream v{spec.version}")
 
 

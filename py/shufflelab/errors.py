@@ -8,3 +8,8 @@ other exception is a bug and is allowed to surface. Portable (CPython, Pyodide, 
 
 class ShuffleLabError(ValueError):
     """A value the library cannot use; the message names the value and says why, in one line."""
+
+
+def sentence_start(text: str) -> str:
+    """Return a library message with its first letter capitalised, to begin a sentence shown to a person."""
+    return text[:1].upper() + text[1:]

@@ -20,7 +20,7 @@ Portable core: runs unchanged on CPython, Pyodide and MicroPython.
 from . import catalog
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckError, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError, check_deal, deal
-from .errors import ShuffleLabError
+from .errors import ShuffleLabError, sentence_start
 from .rng import STREAM_VERSION, new_seed, stream
 from .urlquery import encode_query, parse_query
 
@@ -74,7 +74,7 @@ def text_problem(text: str, max_length: int, allow_empty: bool = False):
         return "is longer than %d characters" % max_length
     for character in text:
         code = ord(character)
-        if code < 0x20 or 0x7F <= code < 0xA0:
+        if _is_control(code):
             return "contains a control character (U+%04X)" % code
         if 0xD800 <= code <= 0xDFFF:
             return "contains an unpaired surrogate (U+%04X)" % code
@@ -95,10 +95,15 @@ def quoted(text: str, limit: int = 40) -> str:
     return "'" + "".join("\ufffd" if _breaks_line(c) else c for c in short) + "'"
 
 
+def _is_control(code: int) -> bool:
+    """True for the C0 and C1 control characters and DEL."""
+    return code < 0x20 or 0x7F <= code < 0xA0
+
+
 def _breaks_line(character: str) -> bool:
     """True for control characters, surrogates and the line and paragraph separators."""
     code = ord(character)
-    return code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code <= 0xDFFF or code in (0x2028, 0x2029)
+    return _is_control(code) or 0xD800 <= code <= 0xDFFF or code in (0x2028, 0x2029)
 
 
 def whole_number(text: str):
@@ -434,7 +439,7 @@ def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unkno
     except DealError as error:
         if strict_deal:
             raise
-        notices.append(Notice("cards", "%s; dealing no cards instead" % _sentence_start(str(error))))
+        notices.append(Notice("cards", "%s; dealing no cards instead" % sentence_start(str(error))))
         values["cards"] = 0
     if unknown:
         notices.append(_unknown_notice(unknown))
@@ -464,10 +469,6 @@ def _unknown_notice(keys: list) -> Notice:
     more = " and %d more" % (len(keys) - SHOWN_UNKNOWN_KEYS) if len(keys) > SHOWN_UNKNOWN_KEYS else ""
     noun = "parameter" if len(keys) == 1 else "parameters"
     return Notice("", "Ignored %d unknown %s: %s%s" % (len(keys), noun, shown, more))
-
-
-def _sentence_start(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 # --- playing a deal -----------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 
+from ..errors import sentence_start
 from ..stats.fixed_points import fixed_point_report
 from ..stats.positions import position_report
 from ..stats.verdicts import LEVELS, format_p
@@ -89,4 +90,4 @@ def _fixed_point_bars(fixed: dict) -> dict:
 
 def _sentence(text: str) -> str:
     """Return a verdict's text as a sentence: first letter capital, a full stop at the end."""
-    return text[:1].upper() + text[1:] + "."
+    return sentence_start(text) + "."
