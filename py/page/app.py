@@ -98,10 +98,10 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) 
 
 
 def bring_cards_into_view() -> None:
-    """On a narrow screen the form sits above the cards: after a deal, scroll to them (not on load)."""
-    heading = element("deck-heading")
-    if heading.getBoundingClientRect().top > js.window.innerHeight:
-        heading.scrollIntoView(True)  # instant: no motion to opt out of
+    """On a narrow screen the cards sit above the form: after a deal from it, scroll back to them (not on load)."""
+    top = element("deck-heading").getBoundingClientRect().top
+    if top < 0 or top > js.window.innerHeight:
+        element("deck-heading").scrollIntoView(True)  # instant: no motion to opt out of
 
 def on_submit(event) -> None:
     event.preventDefault()

@@ -45,3 +45,11 @@ def test_after_a_deal_the_cards_are_in_view(phone, site_url, visit):
     page.wait_for_function("() => new URLSearchParams(location.search).get('seed') !== 'phone'", timeout=STEP_TIMEOUT_MS)
     top, bottom = page.evaluate("(r => [r.top, r.bottom])(document.querySelector('#deck li').getBoundingClientRect())")
     assert 0 <= top and bottom <= PHONE["height"], (top, bottom)
+
+
+def test_a_shared_link_shows_its_cards_first(phone, site_url, visit):
+    """A stranger opening a link on a phone sees cards, not a form, without scrolling."""
+    page = open_in(phone, f"{site_url}?seed=stranger&players=4", visit, "test_phone: shared link").page
+    top = page.evaluate("document.querySelector('#deck li').getBoundingClientRect().top")
+    assert top < PHONE["height"] / 2, top
+    assert page.evaluate("scrollY") == 0
