@@ -89,14 +89,14 @@ def cli_deal(**options) -> dict:
     args = []
     for name, value in options.items():
         if value is not None:
-            args += [f"--{name.replace('_', '-')}", str(value)]
+            args.append(f"--{name.replace('_', '-')}={value}")  # one word: a value may begin with '-'
     return _cli(tuple(args))
 
 
 # URL parameter -> CLI option; `v` must be the CLI's only stream (1), the lab's keys don't apply.
 URL_TO_CLI = {"algo": "algo", "passes": "passes", "repetitions": "repetitions", "seed": "seed",
               "deck": "deck", "packs": "packs", "jokers": "jokers", "size": "size",
-              "players": "players", "cards": "cards_each", "style": "style"}
+              "players": "players", "cards": "cards_each", "style": "style", "pseed": "player_seed"}
 
 
 def url_params(url: str) -> dict[str, str]:
@@ -160,3 +160,19 @@ def quiet_after_each_test(fixture_name: str):
             assert found == [], "\n".join(found)
 
     return quiet
+
+
+WORKER_TIMEOUT_MS = 60_000  # the lab's worker: a second interpreter (Pyodide) starting in a Web Worker
+
+
+def run_tally(page, more_than: int, press=None) -> None:
+    """Wait for the lab's worker, run the tally until it has counted over ``more_than`` shuffles, then pause.
+
+    ``press`` clicks by default; pass ``page.tap`` to press as a touch screen does.
+    """
+    press = press or page.click
+    page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+    press("#lab-start")
+    page.wait_for_function("n => Number(document.getElementById('trials').textContent) > n", arg=more_than,
+                           timeout=WORKER_TIMEOUT_MS)
+    press("#lab-pause")

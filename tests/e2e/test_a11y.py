@@ -14,10 +14,9 @@ import re
 from pathlib import Path
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, open_in, quiet_after_each_test, url_params
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, quiet_after_each_test, run_tally, url_params
 
 AXE = (Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text("utf-8")
-WORKER_TIMEOUT_MS = 60_000
 
 
 def axe_violations(page) -> list[str]:
@@ -226,11 +225,7 @@ def test_the_heat_map_can_be_read_by_keyboard_touch_and_in_words(browser, site_u
     context = browser.new_context(has_touch=True)
     try:
         page = open_in(context, f"{site_url}?view=lab&algo=none&n=6", visit, "test_a11y: heat map").page
-        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
-        page.click("#lab-start")
-        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 100",
-                               timeout=WORKER_TIMEOUT_MS)
-        page.click("#lab-pause")
+        run_tally(page, 100)
         # no shuffle at all: every card stays, so the diagonal is 6× uniform and the rest 0×
         page.wait_for_function("() => document.getElementById('heat-summary').textContent.startsWith('Most')",
                                timeout=STEP_TIMEOUT_MS)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from e2e_pages import open_in
+from e2e_pages import open_in, run_tally
 
-WORKER_TIMEOUT_MS = 60_000
 # Every violation the page reports, as the browser words it (securitypolicyviolation events).
 RECORD_VIOLATIONS = """
 window.__cspViolations = [];
@@ -37,11 +36,7 @@ def test_a_deal_and_a_lab_run_break_no_rule(browser, site_url, visit):
     context.add_init_script(RECORD_VIOLATIONS)
     try:
         page = open_in(context, f"{site_url}?seed=csp&algo=riffle-gsr&view=lab&n=16", visit, "test_csp: lab").page
-        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
-        page.click("#lab-start")
-        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 1000",
-                               timeout=WORKER_TIMEOUT_MS)
-        page.click("#lab-pause")
+        run_tally(page, 1000)
         page.click("#tab-deal")
         page.click("#new-seed")
         page.wait_for_function("() => new URLSearchParams(location.search).get('seed') !== 'csp'")

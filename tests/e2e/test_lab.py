@@ -23,11 +23,10 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from e2e_pages import Opened, open_in, problems, quiet_after_each_test
+from e2e_pages import WORKER_TIMEOUT_MS, Opened, open_in, problems, quiet_after_each_test
 
 from shufflelab import exact
 
-WORKER_TIMEOUT_MS = 60_000  # a second Pyodide starting in a Web Worker
 STEP_TIMEOUT_MS = 15_000  # one reset or redraw after a click; generous, never a fixed sleep
 VERDICT_TIMEOUT_MS = 60_000  # enough shuffles for a verdict (the tally runs ~50-100k/s)
 QUIET_MS = 1_500  # after Pause: 7 chunks' worth of time in which #trials must not change

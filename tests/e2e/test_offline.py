@@ -3,9 +3,8 @@ the lab has been opened), and a reload with the network cut still deals and runs
 
 from __future__ import annotations
 
-from e2e_pages import STEP_TIMEOUT_MS, open_in
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, run_tally
 
-WORKER_TIMEOUT_MS = 60_000
 CACHE = "shufflelab-v1"
 
 
@@ -30,11 +29,7 @@ def test_a_deal_and_the_lab_work_offline_after_one_visit(browser, site_url, visi
         page.reload()
         page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=WORKER_TIMEOUT_MS)
         assert page.eval_on_selector_all("#deck li", "cards => cards.map(c => c.dataset.card)") == shown_online
-        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
-        page.click("#lab-start")
-        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 1000",
-                               timeout=WORKER_TIMEOUT_MS)
-        page.click("#lab-pause")
+        run_tally(page, 1000)
 
         page.click("#tab-deal")  # and a new deal, offline
         page.click("#new-seed")

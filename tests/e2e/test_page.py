@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from e2e_pages import (
     STEP_TIMEOUT_MS,
+    WORKER_TIMEOUT_MS,
     Opened,
     assert_shows,
     cli_deal,
@@ -32,7 +33,6 @@ from e2e_pages import (
 )
 
 SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{43}")  # 256 bits, URL-safe base64 without padding
-WORKER_TIMEOUT_MS = 60_000  # Pyodide starting in the lab's Web Worker
 
 
 # --- driving the page ----------------------------------------------------------------------------

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, open_in
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, run_tally
 
 PHONE = {"width": 375, "height": 800}
-WORKER_TIMEOUT_MS = 60_000
 WIDEST = """() => ({width: document.documentElement.scrollWidth,
     wider: [...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5 && !e.closest('.table-scroll'))
@@ -29,11 +28,7 @@ def test_the_deal_view_never_scrolls_sideways(phone, site_url, visit, query):
 
 def test_the_running_lab_never_scrolls_sideways(phone, site_url, visit):
     page = open_in(phone, f"{site_url}?view=lab&algo=swap-any&n=16", visit, "test_phone: lab").page
-    page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
-    page.tap("#lab-start")
-    page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 10000",
-                           timeout=WORKER_TIMEOUT_MS)
-    page.tap("#lab-pause")
+    run_tally(page, 10_000, press=page.tap)
     page.wait_for_selector("#riffle-table td", state="attached", timeout=WORKER_TIMEOUT_MS)
     assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
 

@@ -12,10 +12,9 @@ import itertools
 import os
 import time
 
-from e2e_pages import STEP_TIMEOUT_MS, open_in, problems
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems
 
 SOAK_SECONDS = float(os.environ.get("SHUFFLELAB_SOAK_SECONDS", "45"))
-WORKER_TIMEOUT_MS = 60_000
 LONGEST_TASK_MS = 100
 # every main-thread task over 50 ms (the Long Tasks API's threshold), kept from the start
 RECORD_LONG_TASKS = """
