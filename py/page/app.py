@@ -5,7 +5,7 @@ from pyscript import document, window
 
 from shufflelab.deal import DealError
 from shufflelab.errors import sentence_start
-from shufflelab.link import read_link, read_values
+from shufflelab.link import commitment_text, read_link, read_values
 from shufflelab.rng import new_seed
 
 from . import deal_view
@@ -52,6 +52,7 @@ class Page:
         elif history:
             window.history.replaceState(None, "", query)
         element("share-url").value = deal_view.share_url(link)
+        deal_view.render_seal(link)  # two SHA-256s: cheap, and the view's commitment may have changed alone
         for listener in self.listeners:
             listener(link)
 
@@ -114,6 +115,22 @@ def on_change(event) -> None:
         PAGE.changed_at = js.performance.now()
 
 
+def on_player_seed(event) -> None:
+    """The player seed sits in the seal box, outside the form: its change deals like a field's."""
+    apply_form()
+    PAGE.changed_at = js.performance.now()
+
+
+def on_seal_check(event) -> None:
+    """A complete commitment (or none) becomes the link's commit=; a partial one is only judged beside the field."""
+    text = str(element("seal-check").value)
+    digits = commitment_text(text) if text.strip() else ""
+    if digits is not None and digits != PAGE.link.view.commitment:
+        PAGE.update_view(commitment=digits)
+    else:
+        deal_view.check_seal(PAGE.link.deal)
+
+
 def on_tab(event) -> None:
     PAGE.update_view(view=str(event.currentTarget.dataset.view))
 
@@ -163,7 +180,8 @@ def wire() -> None:
     listen("controls", "submit", on_submit)
     listen("controls", "change", on_change)
     listen("new-seed", "click", lambda event: apply_form(fresh_seed()))
-    listen("seal-check", "input", lambda event: deal_view.check_seal(PAGE.link.deal))
+    listen("seal-check", "input", on_seal_check)
+    listen("player-seed", "change", on_player_seed)
     for tab in document.querySelectorAll(".tab"):
         listen(tab, "click", on_tab)
         listen(tab, "keydown", on_tab_key)

@@ -92,8 +92,9 @@ def render_deal(current: Link) -> None:
     spec = current.deal
     outcome = play(spec)
     params = "".join(", %s %s" % (name, value) for name, value in spec.params)
-    set_text("deck-summary", "%s, shuffled by %s%s, seed “%s”." % (
-        spec.deck.describe(), spec.algorithm.name, params, spec.seed))
+    player = "" if spec.player_seed is None else ", player seed “%s”" % spec.player_seed
+    set_text("deck-summary", "%s, shuffled by %s%s, seed “%s”%s." % (
+        spec.deck.describe(), spec.algorithm.name, params, spec.seed, player))
     compact = len(spec.deck) > COMPACT_ABOVE
     for container_id in ("deck", "stock", "hands"):
         element(container_id).classList.toggle("compact", compact)
@@ -103,7 +104,6 @@ def render_deal(current: Link) -> None:
     fill_cards(element("stock"), labels, outcome.deal.stock)
     set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
     set_text("deal-announcement", announcement(spec, outcome))
-    render_seal(spec)
     set_text("copy-status", "")  # a "copied" note would now be about an older link
 
 
@@ -112,17 +112,52 @@ def announcement(spec, outcome) -> str:
     hands = outcome.deal.hands
     dealt = ("; dealt %d hands of %d" % (len(hands), len(hands[0]))) if hands and hands[0] else ""
     top = spec.deck.card(outcome.order[0]).spoken if outcome.order else "nothing"
-    return "Shuffled %d cards with %s, seed %s%s; top card %s; %d left in the stock." % (
-        len(outcome.order), spec.algorithm.name, spec.seed, dealt, top, len(outcome.deal.stock))
+    player = "" if spec.player_seed is None else " and player seed %s" % spec.player_seed
+    return "Shuffled %d cards with %s, seed %s%s%s; top card %s; %d left in the stock." % (
+        len(outcome.order), spec.algorithm.name, spec.seed, player, dealt, top, len(outcome.deal.stock))
 
 
-def render_seal(spec) -> None:
-    """Show the deal's commitment, warn when its seed is too short to seal with, and re-check a pasted one."""
-    set_text("seal-commitment", seal.commitment(spec))
+def render_seal(current: Link) -> None:
+    """Show the deal's commitments and reveal link, warn about a seed too short to seal with, and check a commitment.
+
+    A reveal link's ``commit=`` fills the check field, opens the box, and its verdict is
+    also shown under the deck's summary, where someone opening the link looks first.
+    """
+    spec = current.deal
+    sealed = seal.commitment(spec)
+    set_text("seal-commitment", sealed)
+    set_text("seal-commitment-player", seal.commitment(spec, True) if spec.player_seed is None else "")
+    show("seal-player-row", spec.player_seed is None)
     problem = seal.seal_seed_problem(spec.seed)
     set_text("seal-warning", "Don't seal with this seed: it %s. Press New seed first." % problem if problem else "")
     show("seal-warning", bool(problem))
+    element("reveal-url").value = share_url(current.replace_view(commitment=sealed))
+    wanted = current.view.commitment
+    if wanted and link.commitment_text(str(element("seal-check").value)) != wanted:
+        element("seal-check").value = wanted
+    if wanted or spec.player_seed is not None:
+        element("seal").open = True
     check_seal(spec)
+    render_reveal_verdict(spec, wanted)
+
+
+def render_reveal_verdict(spec, wanted: str) -> None:
+    """Under the summary: whether the cards shown are the ones sealed with the link's commitment (hidden without one)."""
+    verdict = element("reveal-verdict")
+    show("reveal-verdict", bool(wanted))
+    if not wanted:
+        return
+    short = wanted[:16] + "…"
+    if seal.matches(wanted, spec):
+        verdict.dataset.verdict = "match"
+        verdict.textContent = "Sealed deal checked: these cards match the commitment %s." % short
+        return
+    verdict.dataset.verdict = "mismatch"
+    mixed = spec.player_seed is not None
+    hint = ""
+    if seal.matches(wanted, spec, not mixed):
+        hint = " It was sealed without a player seed." if mixed else " It was sealed with a player seed: the link needs it."
+    verdict.textContent = "These cards do NOT match the commitment %s in the link.%s" % (short, hint)
 
 
 def check_seal(spec) -> None:

@@ -14,12 +14,13 @@ import shlex
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from urllib.parse import urlsplit
 
 from . import catalog, exact, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
-from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play, quoted
+from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play, quoted, read_link
 from .rng import new_seed
 
 PROG = "shufflelab"
@@ -130,7 +131,13 @@ def deck_from_args(args: argparse.Namespace) -> DeckSpec:
 def deal_from_args(args: argparse.Namespace, players: int, cards_each: int, style: str) -> DealSpec:
     """Return the deal the options describe, every value checked (ShuffleLabError names a bad one)."""
     seed = new_seed() if args.seed is None else args.seed
-    return DealSpec(args.algo, given_params(args), seed, deck_from_args(args), players, cards_each, style)
+    return DealSpec(args.algo, given_params(args), seed, deck_from_args(args), players, cards_each, style,
+                    player_seed=getattr(args, "player_seed", None))
+
+
+def add_player_seed_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """The --player-seed option (--player-seed=TEXT for one that begins with '-')."""
+    parser.add_argument("--player-seed", default=None, metavar="TEXT", help=help_text)
 
 
 # --- commands --------------------------------------------------------------------------
@@ -173,6 +180,12 @@ def run_shuffle(args: argparse.Namespace) -> int:
         print(_header(spec))
         print(" ".join(data["labels"]))
     return 0
+
+
+def add_deal_command_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``deal``: the deal's, plus a sealed deal's player seed."""
+    add_deal_options(parser)
+    add_player_seed_option(parser, "a sealed deal's player seed, mixed into the stream (default none)")
 
 
 def run_deal(args: argparse.Namespace) -> int:
@@ -220,11 +233,16 @@ def add_seal_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_verify_options(parser: argparse.ArgumentParser) -> None:
-    """Options of ``verify``: the commitment, the revealed deal (its --seed required), the player seed."""
-    parser.add_argument("--commitment", required=True, metavar="HEX", help="the commitment the dealer published")
+    """Options of ``verify``: the commitment and the revealed deal (its --seed required), or a reveal link."""
+    parser.add_argument("--commitment", default=None, metavar="HEX", help="the commitment the dealer published")
+    parser.add_argument("--link", default=None, metavar="URL",
+                        help="a reveal link: the page's share link of the deal with its commit= (and pseed=); "
+                             "it replaces the deal options")
     add_deal_options(parser)
-    parser.add_argument("--player-seed", default=None, metavar="TEXT",
-                        help="the player seed, if the deal was sealed with one (--player-seed=TEXT for one that begins with '-')")
+    add_player_seed_option(parser, "the player seed, if the deal was sealed with one")
+    deal_options = ["algo", "seed", "deck", "packs", "jokers", "size", "players", "cards_each", "style",
+                    "player_seed"] + [p.name for p in _all_params()]
+    parser.set_defaults(deal_defaults={dest: parser.get_default(dest) for dest in deal_options})
 
 
 def run_seal(args: argparse.Namespace) -> int:
@@ -270,15 +288,12 @@ def _verify_command(spec: DealSpec, sealed: str, with_player_seed: bool) -> str:
 
 def run_verify(args: argparse.Namespace) -> int:
     """Check a revealed deal against its commitment; print the deal when it matches (exit 0), else say so (exit 1)."""
-    if args.seed is None:
-        raise UsageError("verify needs --seed: the seed the dealer revealed")
-    wanted = seal.check_commitment(args.commitment)
-    spec = deal_from_args(args, args.players, args.cards_each, args.style)
+    wanted, spec = reveal_from_link(args) if args.link is not None else reveal_from_options(args)
     try:
-        outcome = seal.verify(wanted, spec, args.player_seed)
+        outcome = seal.verify(wanted, spec)
     except seal.SealMismatch:
-        mixed = args.player_seed is not None
-        got = seal.commitment(spec, mixed)
+        mixed = spec.player_seed is not None
+        got = seal.commitment(spec)
         if args.json:
             print(json.dumps({"matches": False, "commitment": wanted, "computed": got}))
         else:
@@ -290,16 +305,43 @@ def run_verify(args: argparse.Namespace) -> int:
             print(f"Does NOT match: this deal seals to {got}, not to the commitment {wanted} ({hint})")
         return MISMATCH
     data = outcome_data(spec, outcome)
-    if args.player_seed is not None:
-        data["query"] = None  # a share link carries no player seed: its page would show the plain seed's cards
     if args.json:
-        print(json.dumps({"matches": True, "commitment": wanted, "player_seed": args.player_seed, **data},
+        print(json.dumps({"matches": True, "commitment": wanted, "player_seed": spec.player_seed, **data},
                          ensure_ascii=False))
         return 0
     print(f"Matches the commitment {wanted}")
-    player = "" if args.player_seed is None else f", player seed {args.player_seed!r}"
+    player = "" if spec.player_seed is None else f", player seed {spec.player_seed!r}"
     _print_deal(_header(spec) + player, spec, data)
     return 0
+
+
+def reveal_from_options(args: argparse.Namespace) -> tuple[str, DealSpec]:
+    """Return (commitment, revealed deal) from --commitment and the deal options."""
+    if args.commitment is None:
+        raise UsageError("verify needs --commitment (the one the dealer published), or --link with a reveal link")
+    if args.seed is None:
+        raise UsageError("verify needs --seed: the seed the dealer revealed")
+    return seal.check_commitment(args.commitment), deal_from_args(args, args.players, args.cards_each, args.style)
+
+
+def reveal_from_link(args: argparse.Namespace) -> tuple[str, DealSpec]:
+    """Return (commitment, revealed deal) from a reveal link; a link the page would correct is refused, not corrected."""
+    given = [dest for dest, default in args.deal_defaults.items() if getattr(args, dest) != default]
+    if given:
+        raise UsageError("--link carries the whole deal; leave out --" + ", --".join(d.replace("_", "-") for d in given))
+    query = urlsplit(args.link.strip()).query
+    if "seed=" not in query:
+        raise UsageError(f"the link {quoted(args.link, 70)} carries no seed=; a reveal link has the revealed seed")
+    link, notices = read_link(query, lambda: "")
+    if notices:
+        raise UsageError(f"the link cannot be checked as it is: {notices[0]}")
+    from_link = link.view.commitment
+    if args.commitment is None and not from_link:
+        raise UsageError("the link carries no commit=; give the published commitment with --commitment")
+    wanted = seal.check_commitment(args.commitment) if args.commitment is not None else from_link
+    if from_link and wanted != from_link:
+        raise UsageError(f"--commitment {wanted} is not the link's commit={from_link}")
+    return wanted, link.deal
 
 
 def add_exact_options(parser: argparse.ArgumentParser) -> None:
@@ -377,7 +419,7 @@ Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argpar
 COMMANDS: dict[str, Command] = {
     "algorithms": ("list every algorithm with its verdict", _add_json_only, run_algorithms),
     "shuffle": ("shuffle a deck with a seed and print its order", add_shuffle_options, run_shuffle),
-    "deal": ("shuffle, then deal hands from the top", add_deal_options, run_deal),
+    "deal": ("shuffle, then deal hands from the top", add_deal_command_options, run_deal),
     "seal": ("commit to a deal before dealing it: print its commitment and the secret seed", add_seal_options, run_seal),
     "verify": ("check a revealed deal against its commitment, and show it", add_verify_options, run_verify),
     "exact": ("every order's exact probability for a tiny deck, and the distance to uniform",

@@ -3,10 +3,11 @@
 A link holds two things, kept apart:
 
 * ``DealSpec``: the permanent deal contract (stream version, algorithm and parameters,
-  seed, deck, players, cards each, style). It is validated when made and hashable; a
-  valid v1 link shows the same cards forever.
+  seed, deck, players, cards each, style, and the player seed of a sealed deal, if any).
+  It is validated when made and hashable; a valid v1 link shows the same cards forever.
 * ``View``: the page's view state (tab, the lab's deck size and heat-map view, the
-  tally seed). It may change meaning between versions; the deal never does.
+  tally seed, and the commitment a reveal link asks the page to check). It may change
+  meaning between versions; the deal never does.
 
 ``FIELDS`` describes every URL parameter and form control once. ``read_link`` never
 raises: a missing, unknown, malformed or out-of-range value falls back to its default
@@ -34,6 +35,8 @@ VIEWS = ("deal", "lab")
 HEAT_VIEWS = ("observed", "exact", "difference")
 LAB_MIN_N, LAB_MAX_N, LAB_DEFAULT_N = 2, 128, 52
 MAX_WHOLE_NUMBER_DIGITS = 9
+COMMITMENT_DIGITS = 64  # a SHA-256, in hexadecimal
+HEX_DIGITS = "0123456789abcdef"
 SHOWN_UNKNOWN_KEYS = 3
 # parameters that links pick up from social apps and ad trackers: not ours, not worth a notice
 TRACKING_KEYS = ("fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "twclid", "ttclid",
@@ -81,11 +84,13 @@ def text_problem(text: str, max_length: int, allow_empty: bool = False):
     return None
 
 
-def check_seed(text: str) -> str:
-    """Return ``text`` if it is a valid seed, else raise SeedError saying why."""
+def check_seed(text: str, what: str = "the seed") -> str:
+    """Return ``text`` if it is a valid seed, else raise SeedError saying why (naming it ``what``)."""
+    if not isinstance(text, str):
+        raise SeedError("%s must be text, not %r" % (what, text))
     problem = text_problem(text, MAX_SEED_LENGTH)
     if problem:
-        raise SeedError("the seed %s %s" % (quoted(text), problem))
+        raise SeedError("%s %s %s" % (what, quoted(text), problem))
     return text
 
 
@@ -117,6 +122,14 @@ def whole_number(text: str):
     return -int(digits) if negative else int(digits)
 
 
+def commitment_text(text: str):
+    """Return a commitment as 64 lower-case hex digits (spaces around and upper case allowed), or None."""
+    digits = text.strip(" \t\n\r").lower()
+    if len(digits) != COMMITMENT_DIGITS or any(c not in HEX_DIGITS for c in digits):
+        return None
+    return digits
+
+
 # --- the field table ----------------------------------------------------------------------
 
 
@@ -129,7 +142,7 @@ class Field:
                  choices=None, control=None, applies=None) -> None:
         self.key = key  # the URL parameter
         self.label = label  # how a notice names it
-        self.kind = kind  # "version", "whole", "choice", "seed" or "text"
+        self.kind = kind  # "version", "whole", "choice", "seed", "text" or "commitment"
         self.part = part  # "deal" (the permanent contract) or "view"
         self.default = default
         self.low = low  # whole numbers: inclusive limits; texts: high is the maximum length
@@ -174,6 +187,12 @@ class Field:
             return raw, None
         if self.kind == "seed" and raw == "":
             return fresh_seed(), None
+        if self.kind == "commitment":
+            digits = commitment_text(raw) if raw.strip(" \t\n\r") else ""
+            if digits is None:
+                return self._reject(values, fresh_seed, "%s %s is not %d hexadecimal digits (a SHA-256)" % (
+                    self.label, quoted(raw), COMMITMENT_DIGITS))
+            return digits, None
         problem = text_problem(raw, self.high, allow_empty=self.kind == "text")
         if problem:
             return self._reject(values, fresh_seed, "%s %s %s" % (self.label, quoted(raw), problem))
@@ -234,10 +253,13 @@ FIELDS = tuple(
        Field("players", "Players", "whole", "deal", DEFAULT_PLAYERS, 1, MAX_PLAYERS, control="players"),
        Field("cards", "Cards each", "whole", "deal", DEFAULT_CARDS_EACH, 0, MAX_PAGE_DECK, control="cards-each"),
        Field("style", "Deal style", "choice", "deal", DEFAULT_STYLE, choices=DEAL_STYLES, control="deal-style"),
+       # a sealed deal's player seed changes the cards, so it is part of the deal; "" is none
+       Field("pseed", "Player seed", "text", "deal", "", 0, MAX_SEED_LENGTH, control="player-seed"),
        Field("view", "View", "choice", "view", VIEWS[0], choices=VIEWS),
        Field("n", "Lab cards", "whole", "view", LAB_DEFAULT_N, LAB_MIN_N, LAB_MAX_N, control="lab-n"),
        Field("heat", "Heat map view", "choice", "view", HEAT_VIEWS[0], choices=HEAT_VIEWS),
-       Field("tseed", "Tally seed", "text", "view", "", 0, MAX_TALLY_SEED_LENGTH, control="tally-seed")]
+       Field("tseed", "Tally seed", "text", "view", "", 0, MAX_TALLY_SEED_LENGTH, control="tally-seed"),
+       Field("commit", "Commitment", "commitment", "view", "")]
 )
 FIELD_BY_KEY = {field.key: field for field in FIELDS}
 
@@ -259,11 +281,11 @@ class DealSpec:
     the page always passes its own).
     """
 
-    __slots__ = ("version", "algo", "params", "seed", "deck", "players", "cards_each", "style")
+    __slots__ = ("version", "algo", "params", "seed", "deck", "players", "cards_each", "style", "player_seed")
 
     def __init__(self, algo: str = catalog.DEFAULT_ALGORITHM, params=None, seed: str = None,
                  deck: DeckSpec = None, players: int = DEFAULT_PLAYERS, cards_each: int = DEFAULT_CARDS_EACH,
-                 style: str = DEFAULT_STYLE, version: int = STREAM_VERSION) -> None:
+                 style: str = DEFAULT_STYLE, version: int = STREAM_VERSION, player_seed: str = None) -> None:
         if version != STREAM_VERSION:
             raise ShuffleLabError("unknown stream version %r; this build knows v%d" % (version, STREAM_VERSION))
         self.version = version
@@ -280,9 +302,11 @@ class DealSpec:
         self.players = players
         self.cards_each = cards_each
         self.style = style
+        self.player_seed = None if player_seed is None else check_seed(player_seed, "the player seed")
 
     def _key(self) -> tuple:
-        return (self.version, self.algo, self.params, self.seed, self.deck, self.players, self.cards_each, self.style)
+        return (self.version, self.algo, self.params, self.seed, self.deck, self.players, self.cards_each, self.style,
+                self.player_seed)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, DealSpec) and self._key() == other._key()
@@ -291,7 +315,8 @@ class DealSpec:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return "DealSpec(algo=%r, params=%r, seed=%r, deck=%r, players=%r, cards_each=%r, style=%r)" % self._key()[1:]
+        return ("DealSpec(algo=%r, params=%r, seed=%r, deck=%r, players=%r, cards_each=%r, style=%r, player_seed=%r)"
+                % self._key()[1:])
 
     @property
     def algorithm(self) -> catalog.Algorithm:
@@ -306,7 +331,7 @@ class DealSpec:
         """Return a new, checked DealSpec with some fields changed (parameters kept only if they still apply)."""
         values = {"algo": self.algo, "params": self.params, "seed": self.seed, "deck": self.deck,
                   "players": self.players, "cards_each": self.cards_each, "style": self.style,
-                  "version": self.version}
+                  "version": self.version, "player_seed": self.player_seed}
         values.update(changes)
         known = [p.name for p in catalog.get(values["algo"]).params]
         values["params"] = [(k, v) for k, v in dict(values["params"] or ()).items() if k in known]
@@ -316,17 +341,18 @@ class DealSpec:
 class View:
     """What the page shows besides the deal: the tab, and the bias lab's settings."""
 
-    __slots__ = ("view", "lab_n", "heat", "tally_seed")
+    __slots__ = ("view", "lab_n", "heat", "tally_seed", "commitment")
 
     def __init__(self, view: str = VIEWS[0], lab_n: int = LAB_DEFAULT_N, heat: str = HEAT_VIEWS[0],
-                 tally_seed: str = "") -> None:
+                 tally_seed: str = "", commitment: str = "") -> None:
         self.view = view
         self.lab_n = lab_n
         self.heat = heat
         self.tally_seed = tally_seed
+        self.commitment = commitment  # "" or 64 lower-case hex digits: the page checks the deal against it
 
     def _key(self) -> tuple:
-        return (self.view, self.lab_n, self.heat, self.tally_seed)
+        return (self.view, self.lab_n, self.heat, self.tally_seed, self.commitment)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, View) and self._key() == other._key()
@@ -335,11 +361,12 @@ class View:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return "View(view=%r, lab_n=%r, heat=%r, tally_seed=%r)" % self._key()
+        return "View(view=%r, lab_n=%r, heat=%r, tally_seed=%r, commitment=%r)" % self._key()
 
     def replace(self, **changes) -> "View":
         """Return a copy with some fields changed."""
-        values = {"view": self.view, "lab_n": self.lab_n, "heat": self.heat, "tally_seed": self.tally_seed}
+        values = {"view": self.view, "lab_n": self.lab_n, "heat": self.heat, "tally_seed": self.tally_seed,
+                  "commitment": self.commitment}
         values.update(changes)
         return View(**values)
 
@@ -368,7 +395,10 @@ class Link:
         deck = spec.deck
         values = {"v": spec.version, "algo": spec.algo, "seed": spec.seed, "deck": deck.kind,
                   "players": spec.players, "cards": spec.cards_each, "style": spec.style,
-                  "view": view.view, "n": view.lab_n, "heat": view.heat, "tseed": view.tally_seed}
+                  "view": view.view, "n": view.lab_n, "heat": view.heat, "tseed": view.tally_seed,
+                  "commit": view.commitment}
+        if spec.player_seed is not None:
+            values["pseed"] = spec.player_seed
         values.update(spec.params)
         if deck.kind == "numbered":
             values["size"] = deck.size
@@ -381,7 +411,8 @@ class Link:
         """Return the URL query (without '?') that ``read_link`` reads back as this link.
 
         Every deal field is written, so the link keeps its meaning if a default ever
-        changes; view fields only when they differ from their defaults (shorter links).
+        changes (the player seed only when there is one: no v1 link had it); view fields
+        only when they differ from their defaults (shorter links).
         """
         values = self.values()
         pairs = []
@@ -456,8 +487,8 @@ def _link_from(values: dict) -> Link:
     entry = catalog.get(values["algo"])
     params = [(p.name, values[p.name]) for p in entry.params]
     spec = DealSpec(values["algo"], params, values["seed"], _deck_of(values), values["players"],
-                    values["cards"], values["style"], values["v"])
-    return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"]))
+                    values["cards"], values["style"], values["v"], values["pseed"] or None)
+    return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"], values["commit"]))
 
 
 def _is_tracking(key: str) -> bool:
@@ -488,8 +519,8 @@ class Outcome:
 
 
 def play(spec: DealSpec) -> Outcome:
-    """Shuffle the deal's deck with its seeded stream, then deal from the top."""
-    rng = stream(spec.seed, spec.version)
+    """Shuffle the deal's deck with its seeded stream (the player seed mixed in, if any), then deal from the top."""
+    rng = stream(spec.seed, spec.version, spec.player_seed)
     order = spec.algorithm.shuffled(spec.deck.ids(), rng, dict(spec.params))
     # the pick deal draws from the same stream, right after the shuffle
     return Outcome(order, deal(order, spec.players, spec.cards_each, spec.style, rng))

@@ -160,8 +160,26 @@ class CRand:
         return (self.state >> 16) & 0x7FFF
 
 
-def stream(seed, version: int = STREAM_VERSION) -> StreamRng:
-    """Return the seeded stream of the given version (only v1 exists); ``seed`` is text, or the key as bytes."""
+MIX_PREFIX = b"shufflelab-v1-mix\x00"
+
+
+def mixed_key(dealer_seed: str, player_seed: str) -> bytes:
+    """Return the stream key of a deal with a player seed (checked by the caller).
+
+    ``b"shufflelab-v1-mix\\x00"``, then the dealer seed's UTF-8 length as 4 bytes big-endian
+    and the bytes, then the player seed's the same way. It holds a 0x00 byte, which no seed's
+    UTF-8 does, so it is never the key of a plain seed.
+    """
+    dealer = dealer_seed.encode("utf-8")
+    player = player_seed.encode("utf-8")
+    return MIX_PREFIX + len(dealer).to_bytes(4, "big") + dealer + len(player).to_bytes(4, "big") + player
+
+
+def stream(seed, version: int = STREAM_VERSION, player_seed=None) -> StreamRng:
+    """Return the seeded stream of the given version (only v1 exists).
+
+    ``seed`` is text, or the key as bytes; with a ``player_seed`` the key is ``mixed_key(seed, player_seed)``.
+    """
     if version != STREAM_VERSION:
         raise ShuffleLabError("unknown stream version %r; this build knows v%d" % (version, STREAM_VERSION))
-    return StreamRng(seed)
+    return StreamRng(seed if player_seed is None else mixed_key(seed, player_seed))

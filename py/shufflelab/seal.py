@@ -23,17 +23,13 @@ no hexdigest, which MicroPython lacks).
 
 import hashlib
 
+from . import rng
 from .cards import DeckSpec
-from .deal import deal
 from .errors import ShuffleLabError
-from .link import MAX_SEED_LENGTH, DealSpec, Outcome, play, quoted, text_problem
-from .rng import STREAM_VERSION, StreamRng
+from .link import COMMITMENT_DIGITS, HEX_DIGITS, MAX_SEED_LENGTH, DealSpec, Outcome, commitment_text, play, quoted, text_problem
 
 SCHEME = "shufflelab-seal-v1"
-MIX_PREFIX = b"shufflelab-v1-mix\x00"
 FRESH_SEED_LENGTH = 43  # characters of a fresh 256-bit seed (rng.new_seed)
-COMMITMENT_DIGITS = 64
-_HEX = "0123456789abcdef"
 _YES, _NO = "yes", "no"
 
 
@@ -48,8 +44,10 @@ class SealMismatch(SealError):
 # --- the commitment -------------------------------------------------------------------------
 
 
-def commitment_bytes(spec: DealSpec, with_player_seed: bool = False) -> bytes:
+def commitment_bytes(spec: DealSpec, with_player_seed=None) -> bytes:
     """Return the preimage of a deal's commitment: UTF-8 text, one "key=value\\n" line per field, in a fixed order.
+
+    ``with_player_seed`` None means "if the deal has a player seed"; the player seed's text is never committed.
 
     The lines: the scheme ``shufflelab-seal-v1``; ``stream``; ``algo``; one
     ``param.NAME=VALUE`` per parameter of the algorithm in the catalog's order; ``deck``;
@@ -57,6 +55,8 @@ def commitment_bytes(spec: DealSpec, with_player_seed: bool = False) -> bytes:
     ``style``; ``player-seed`` (``yes`` or ``no``); ``seed``. No value holds a line break
     (seeds have no control characters), so the text reads back one way only (``read_preimage``).
     """
+    if with_player_seed is None:
+        with_player_seed = spec.player_seed is not None
     deck = spec.deck
     lines = [SCHEME, _line("stream", spec.version), _line("algo", spec.algo)]
     for name, value in spec.params:
@@ -89,24 +89,24 @@ def _line(key: str, value) -> str:
     return key + "=" + text
 
 
-def commitment(spec: DealSpec, with_player_seed: bool = False) -> str:
+def commitment(spec: DealSpec, with_player_seed=None) -> str:
     """Return the deal's commitment: SHA-256 of ``commitment_bytes``, as 64 lower-case hex digits."""
     return _hex(hashlib.sha256(commitment_bytes(spec, with_player_seed)).digest())
 
 
 def _hex(raw: bytes) -> str:
-    return "".join(_HEX[b >> 4] + _HEX[b & 15] for b in raw)
+    return "".join(HEX_DIGITS[b >> 4] + HEX_DIGITS[b & 15] for b in raw)
 
 
 def check_commitment(text: str) -> str:
     """Return a commitment as 64 lower-case hex digits (spaces around and upper case allowed), else raise SealError."""
-    digits = text.strip(" \t\n\r").lower()
-    if len(digits) != COMMITMENT_DIGITS or any(c not in _HEX for c in digits):
+    digits = commitment_text(text)
+    if digits is None:
         raise SealError("a commitment is %d hexadecimal digits (a SHA-256), not %s" % (COMMITMENT_DIGITS, quoted(text, 70)))
     return digits
 
 
-def matches(commitment_hex: str, spec: DealSpec, with_player_seed: bool = False) -> bool:
+def matches(commitment_hex: str, spec: DealSpec, with_player_seed=None) -> bool:
     """True when the deal hashes to the commitment; a malformed commitment raises SealError."""
     return commitment(spec, with_player_seed) == check_commitment(commitment_hex)
 
@@ -125,32 +125,15 @@ def check_player_seed(text: str) -> str:
 
 
 def mixed_key(dealer_seed: str, player_seed: str) -> bytes:
-    """Return the stream key of a deal with a player seed.
-
-    ``b"shufflelab-v1-mix\\x00"``, then the dealer seed's UTF-8 length as 4 bytes big-endian
-    and the bytes, then the player seed's the same way. It holds a 0x00 byte, which no seed's
-    UTF-8 does, so it is never the key of a plain seed.
-    """
-    dealer = dealer_seed.encode("utf-8")
-    player = check_player_seed(player_seed).encode("utf-8")
-    return MIX_PREFIX + len(dealer).to_bytes(4, "big") + dealer + len(player).to_bytes(4, "big") + player
-
-
-def sealed_stream(spec: DealSpec, player_seed=None) -> StreamRng:
-    """Return the stream a sealed deal draws from: the plain v1 stream of its seed, or of the mixed key."""
-    if spec.version != STREAM_VERSION:
-        raise SealError("unknown stream version %r; this build knows v%d" % (spec.version, STREAM_VERSION))
-    return StreamRng(spec.seed if player_seed is None else mixed_key(spec.seed, player_seed))
+    """Return the stream key of a deal with a player seed (``rng.mixed_key``), the player seed checked first."""
+    return rng.mixed_key(dealer_seed, check_player_seed(player_seed))
 
 
 def play_sealed(spec: DealSpec, player_seed=None) -> Outcome:
-    """Shuffle and deal a sealed deal: ``link.play(spec)`` without a player seed, else the same from the mixed key."""
-    if player_seed is None:
-        return play(spec)
-    rng = sealed_stream(spec, player_seed)
-    order = spec.algorithm.shuffled(spec.deck.ids(), rng, dict(spec.params))
-    # as link.play: the pick deal draws from the same stream, right after the shuffle
-    return Outcome(order, deal(order, spec.players, spec.cards_each, spec.style, rng))
+    """Shuffle and deal a sealed deal: ``link.play`` of the deal with ``player_seed`` mixed in (if given)."""
+    if player_seed is not None:
+        spec = spec.replace(player_seed=check_player_seed(player_seed))
+    return play(spec)
 
 
 # --- the reveal ---------------------------------------------------------------------------------
@@ -159,16 +142,16 @@ def play_sealed(spec: DealSpec, player_seed=None) -> Outcome:
 def verify(commitment_hex: str, spec: DealSpec, player_seed=None) -> Outcome:
     """Return the revealed deal's cards if it matches the commitment, else raise SealMismatch saying so.
 
-    ``spec`` carries the revealed seed; give ``player_seed`` when the deal was sealed with one.
-    A malformed commitment or player seed raises SealError.
+    ``spec`` carries the revealed seed, and the player seed if the deal was sealed with one
+    (or give ``player_seed``). A malformed commitment or player seed raises SealError.
     """
     wanted = check_commitment(commitment_hex)
     if player_seed is not None:
-        check_player_seed(player_seed)
-    got = commitment(spec, player_seed is not None)
+        spec = spec.replace(player_seed=check_player_seed(player_seed))
+    got = commitment(spec)
     if got != wanted:
         raise SealMismatch("the revealed deal seals to %s, not to the commitment %s" % (got, wanted))
-    return play_sealed(spec, player_seed)
+    return play(spec)
 
 
 def seal_seed_problem(seed: str):

@@ -48,6 +48,10 @@ def assert_shows_stored(page, case: dict) -> None:
     assert got["stockCount"] == f"({len(case['stock'])} cards)"
     # the page keeps the link as it writes it: the stored query, or the page form of another spelling
     assert urlsplit(page.url).query == link.to_query(), "the page rewrote the link"
+    if link.view.commitment:  # a reveal link: its deal is the sealed one
+        assert page.get_attribute("#reveal-verdict", "data-verdict") == "match", page.text_content("#reveal-verdict")
+    else:
+        assert page.is_hidden("#reveal-verdict")
 
 
 @pytest.mark.parametrize("case", LINKS, ids=lambda case: case["name"])

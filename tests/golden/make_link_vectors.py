@@ -14,7 +14,9 @@ algorithm meets all three styles and four of the five deck kinds, and every (dec
 style) pair appears; the seeds mix ASCII, '+'-spaces, reserved characters and non-ASCII
 text (emoji joined by ZWJ, a Persian word with ZWNJ, a decomposed accent...), and the
 algorithm parameters take non-default values in some links. A few edge deals (no stock, no
-cards, the largest deck) and a few other spellings of the same links complete it.
+cards, the largest deck), a few other spellings of the same links, and reveal links of sealed
+deals (``commit=`` with or without ``pseed=``, the player seed that changes the cards)
+complete it.
 
 Usage: PYTHONPATH=py python tests/golden/make_link_vectors.py [--check]
 (--check: exit 1 if any case is missing, write nothing)
@@ -26,7 +28,8 @@ from pathlib import Path
 
 from shufflelab import catalog
 from shufflelab.cards import DeckSpec
-from shufflelab.link import DealSpec, Link, link_query, play, read_link
+from shufflelab.link import DealSpec, Link, View, link_query, play, read_link
+from shufflelab.seal import commitment
 from shufflelab.urlquery import quote_plus
 
 PATH = Path(__file__).with_name("links_v1.json")
@@ -111,6 +114,22 @@ def edge_cases():
     yield DealSpec("riffle-gsr", {"passes": 50}, "eight packs 🃏", DeckSpec(packs=8, jokers=2), 52, 8, "pick")
 
 
+def sealed_cases():
+    """Yield sealed deals whose reveal links (commit=, and pseed= for a player seed) are pinned too."""
+    strong = "Kv3h2Zx8T0mYpQ7wL5cN1bR9sD4fG6jH2kA8eU0oI3y"
+    yield DealSpec("fisher-yates", None, strong, DeckSpec(), 4, 5, "round-robin")
+    yield DealSpec("fisher-yates", None, strong, DeckSpec(), 4, 5, "round-robin", player_seed="lucky 7")
+    yield DealSpec("riffle-gsr", {"passes": 3}, "golden seal", DeckSpec(kind="euchre"), 3, 4, "pick",
+                   player_seed="می\u200cخواهم")
+    yield DealSpec("cut-insert", None, "sealed & numbered", DeckSpec(kind="numbered", size=13), 2, 3, "blocks",
+                   player_seed="🂡 +&=%? #")
+
+
+def reveal_query(spec: DealSpec) -> str:
+    """The reveal link's query: the deal's, and the commitment it was sealed with."""
+    return Link(spec, View(commitment=commitment(spec))).to_query()
+
+
 def raw_unicode(query: str) -> str:
     """The query with non-ASCII text unescaped (as pasted from a chat app); ASCII escapes kept."""
     def unescape(match):
@@ -146,6 +165,9 @@ def cases():
         if query == page_query(spec):
             raise SystemExit("form %s leaves %s unchanged" % (form, query))
         yield "%s (%s)" % (name_of(spec), form), form, spec, query
+    for spec in sealed_cases():
+        player = "no player seed" if spec.player_seed is None else "player seed " + spec.player_seed
+        yield "%s (reveal link, %s)" % (name_of(spec), player), "reveal", spec, reveal_query(spec)
 
 
 def name_of(spec: DealSpec) -> str:

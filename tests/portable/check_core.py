@@ -205,6 +205,14 @@ def _sealed(api, case):
     problems += _differs("stock", outcome.deal.stock, case["stock"])
     if not mixed and link.play(spec) != outcome:
         problems.append("the sealed deal without a player seed is not link.play's")
+    # its reveal link: the deal (with the player seed) and the commitment read back, and deal the same cards
+    revealed = spec if not mixed else spec.replace(player_seed=player_seed)
+    query = link.Link(revealed, link.View(commitment=case["commitment"])).to_query()
+    back, notices = link.read_link(query, None)
+    if notices or back.deal != revealed or back.view.commitment != case["commitment"]:
+        problems.append("the reveal link %s reads back as %r with %r" % (_short(query), back, notices))
+    elif link.play(back.deal) != outcome:
+        problems.append("the reveal link deals other cards than verify")
     try:
         seal.verify(case["commitment"], spec, None if mixed else "a player seed")
         problems.append("verify accepted the deal with the player seed flipped")

@@ -11,7 +11,7 @@ import pytest
 
 from shufflelab.cards import DeckSpec
 from shufflelab.cli import main
-from shufflelab.link import DealSpec
+from shufflelab.link import DealSpec, Link, View, read_link
 from shufflelab.seal import commitment, play_sealed
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -63,9 +63,11 @@ def test_a_player_seed_deals_other_cards_and_is_needed_to_verify(capsys):
     outcome = play_sealed(spec, "lucky 7")
     assert status == 0 and data["matches"] and data["player_seed"] == "lucky 7"
     assert (data["order"], data["hands"], data["stock"]) == (outcome.order, outcome.deal.hands, outcome.deal.stock)
-    assert data["query"] is None  # a share link can't carry the player seed: its page would show other cards
+    assert read_link(data["query"])[0].deal == spec.replace(player_seed="lucky 7")  # the link carries it: pseed=
     _, plain, _ = run(capsys, "deal", *DEAL, "--seed", STRONG, "--json")
     assert json.loads(plain)["order"] != data["order"]
+    _, mixed, _ = run(capsys, "deal", *DEAL, "--seed", STRONG, "--player-seed", "lucky 7", "--json")
+    assert {"matches": True, "commitment": made["commitment"], "player_seed": "lucky 7", **json.loads(mixed)} == data
     status, text, _ = run(capsys, *argv, "--player-seed", "lucky 7")
     assert status == 0 and text.splitlines()[1].endswith(", stream v1, player seed 'lucky 7'")
     # without the player seed the commitment is not this deal's
@@ -140,7 +142,7 @@ def test_verify_checks_every_golden_seal(capsys, vector):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["verify", "--seed", "s"], "the following arguments are required: --commitment"),
+    (["verify", "--seed", "s"], "verify needs --commitment (the one the dealer published), or --link with a reveal link"),
     (["verify", "--commitment", "0" * 64], "verify needs --seed: the seed the dealer revealed"),
     (["verify", "--commitment", "abc", "--seed", "s"], "a commitment is 64 hexadecimal digits (a SHA-256), not 'abc'"),
     (["verify", "--commitment", "g" * 64, "--seed", "s"], "a commitment is 64 hexadecimal digits"),
@@ -163,3 +165,48 @@ def test_python_dash_m_exits_1_on_a_mismatch():
     done = subprocess.run([sys.executable, "-m", "shufflelab", "verify", "--commitment", "0" * 64, "--seed", "s"],
                           capture_output=True, text=True, env=env)
     assert done.returncode == 1 and done.stdout.startswith("Does NOT match") and done.stderr == ""
+
+
+# --- reveal links: the share link of the deal plus commit= (and pseed=) -------------------------------
+
+SITE = "https://example.org/shufflelab/"
+
+
+def reveal_link(spec: DealSpec, sealed_with: str) -> str:
+    return SITE + "?" + Link(spec, View(commitment=sealed_with)).to_query()
+
+
+@pytest.mark.parametrize("player_seed", [None, "lucky 7", "می‌خواهم"])
+def test_a_reveal_link_verifies_and_shows_the_deal(capsys, player_seed):
+    spec = DealSpec("riffle-gsr", {"passes": 3}, STRONG, DeckSpec("euchre"), 3, 4, "pick", player_seed=player_seed)
+    link = reveal_link(spec, commitment(spec))
+    assert ("pseed=" in link) == (player_seed is not None) and "commit=" in link
+    status, out, err = run(capsys, "verify", "--link", link, "--json")
+    data = json.loads(out)
+    assert status == 0 and err == "" and data["matches"] and data["player_seed"] == player_seed
+    outcome = play_sealed(spec.replace(player_seed=None), player_seed)
+    assert (data["order"], data["hands"], data["stock"]) == (outcome.order, outcome.deal.hands, outcome.deal.stock)
+
+
+def test_a_tampered_reveal_link_does_not_match(capsys):
+    spec = DealSpec(seed=STRONG, player_seed="lucky 7")
+    sealed_with = commitment(spec)
+    for changed in (spec.replace(seed=STRONG + "!"), spec.replace(player_seed=None), spec.replace(players=3)):
+        status, out, err = run(capsys, "verify", "--link", reveal_link(changed, sealed_with))
+        assert status == 1 and err == "" and out.startswith("Does NOT match: ")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--link", SITE + "?algo=fisher-yates&commit=" + "0" * 64], "carries no seed=; a reveal link has the revealed seed"),
+    (["--link", SITE + "?seed=s"], "the link carries no commit=; give the published commitment with --commitment"),
+    (["--link", SITE + "?seed=s&players=--4&commit=" + "0" * 64],
+     "the link cannot be checked as it is: Players '--4' is not a whole number"),
+    (["--link", SITE + "?seed=s&commit=abc"], "Commitment 'abc' is not 64 hexadecimal digits (a SHA-256)"),
+    (["--link", SITE + "?seed=s&commit=" + "0" * 64, "--players", "3"], "--link carries the whole deal; leave out --players"),
+    (["--link", SITE + "?seed=s&commit=" + "0" * 64, "--commitment", "1" * 64],
+     "--commitment " + "1" * 64 + " is not the link's commit=" + "0" * 64),
+])
+def test_a_bad_reveal_link_exits_2_with_one_line(capsys, argv, message):
+    status, out, err = run(capsys, "verify", *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err

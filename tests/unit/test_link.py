@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shufflelab import catalog
+from shufflelab import catalog, seal
 from shufflelab.cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckError, DeckSpec
 from shufflelab.catalog import ParamError, UnknownAlgorithm
 from shufflelab.deal import DEAL_STYLES, DealError
@@ -98,9 +98,11 @@ def links(draw):
     deck = draw(decks)
     players = draw(st.integers(1, min(52, len(deck))))
     cards_each = draw(st.integers(0, len(deck) // players))
-    spec = DealSpec(entry.id, params, draw(seed_text), deck, players, cards_each, draw(st.sampled_from(DEAL_STYLES)))
+    spec = DealSpec(entry.id, params, draw(seed_text), deck, players, cards_each, draw(st.sampled_from(DEAL_STYLES)),
+                    player_seed=draw(st.none() | seed_text))
     view = View(draw(st.sampled_from(VIEWS)), draw(st.integers(LAB_MIN_N, LAB_MAX_N)), draw(st.sampled_from(HEAT_VIEWS)),
-                draw(st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=MAX_TALLY_SEED_LENGTH)))
+                draw(st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=MAX_TALLY_SEED_LENGTH)),
+                draw(st.just("") | st.text("0123456789abcdef", min_size=64, max_size=64)))
     return Link(spec, view)
 
 
@@ -291,7 +293,7 @@ def assert_a_valid_link_and_notices(got, notices):
     assert isinstance(got, Link) and isinstance(spec, DealSpec) and isinstance(view, View)
     deck = spec.deck
     again = DealSpec(spec.algo, dict(spec.params), spec.seed, DeckSpec(deck.kind, deck.packs, deck.jokers, deck.size),
-                     spec.players, spec.cards_each, spec.style, spec.version)
+                     spec.players, spec.cards_each, spec.style, spec.version, spec.player_seed)
     assert again == spec and hash(again) == hash(spec)
     outcome = play(spec)
     assert sorted(outcome.order) == deck.ids()
@@ -412,7 +414,10 @@ def test_deal_specs_are_equal_by_value_and_hashable():
      ({"cards_each": True}, DealError, "True"),
      ({"cards_each": 14}, DealError, "14 cards"),
      ({"style": "sideways"}, DealError, "'sideways'"),
-     ({"version": 2}, ShuffleLabError, "2")],
+     ({"version": 2}, ShuffleLabError, "2"),
+     ({"player_seed": ""}, SeedError, "the player seed '' is empty"),
+     ({"player_seed": "a\x01"}, SeedError, "the player seed 'a\ufffd' contains a control character (U+0001)"),
+     ({"player_seed": 7}, SeedError, "the player seed must be text, not 7")],
 )
 def test_bad_deal_values_raise_a_library_error_naming_them(changes, error, named):
     values = {"seed": "s"}
@@ -464,3 +469,40 @@ def test_play_deals_by_picking_from_the_same_stream_after_the_shuffle():
     assert outcome == play(spec) and outcome.order == play(spec.replace(style="blocks")).order
     assert sorted(sum(outcome.deal.hands, []) + outcome.deal.stock) == list(range(52))
     assert outcome.deal.hands != [outcome.order[0:3], outcome.order[3:6]]
+
+
+# --- sealed deals: the player seed (deal) and the commitment to check (view) ---------------------------
+
+COMMITTED = "0123456789abcdef" * 4
+
+
+def test_a_player_seed_changes_the_cards_as_the_seal_mixes_it():
+    plain = DealSpec(seed="dealer")
+    mixed = plain.replace(player_seed="player")
+    assert play(mixed) == seal.play_sealed(plain, "player") and play(mixed).order != play(plain).order
+    assert mixed != plain and hash(mixed) != hash(plain)
+    assert read(Link(mixed).to_query())[0].deal == mixed
+    assert "pseed=" not in Link(plain).to_query() and Link(mixed).to_query().endswith("&pseed=player")
+
+
+@pytest.mark.parametrize("written", [COMMITTED, COMMITTED.upper(), "+" + COMMITTED + "+"])
+def test_a_commitment_is_read_in_any_case_and_written_in_lower_case(written):
+    link, notices = read("seed=s&commit=" + written)
+    assert notices == [] and link.view.commitment == COMMITTED
+    assert link.to_query().endswith("&commit=" + COMMITTED) and link.deal == DealSpec(seed="s")
+
+
+@pytest.mark.parametrize("query, text", [
+    ("commit=abc", "Commitment 'abc' is not 64 hexadecimal digits (a SHA-256); using none"),
+    ("commit=" + "g" * 64, "Commitment '" + "g" * 39 + "…' is not 64 hexadecimal digits"),
+    ("pseed=a%09b", "Player seed 'a\ufffdb' contains a control character (U+0009); using none"),
+    ("pseed=" + "p" * 257, "Player seed '" + "p" * 39 + "…' is longer than 256 characters"),
+])
+def test_a_bad_commitment_or_player_seed_is_named_and_dropped(query, text):
+    link, notices = read("seed=s&" + query)
+    assert [n.text[:len(text)] for n in notices] == [text]
+    assert link.deal == DealSpec(seed="s") and link.view.commitment == ""
+
+
+def test_an_empty_commitment_or_player_seed_means_none():
+    assert read("seed=s&pseed=&commit=") == (Link(DealSpec(seed="s")), [])

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from shufflelab import catalog
+from shufflelab import catalog, seal
 from shufflelab.cards import DeckSpec
 from shufflelab.cli import main
-from shufflelab.link import play, read_link
+from shufflelab.link import Link, play, read_link
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_PATH = ROOT / "tests" / "golden" / "links_v1.json"
@@ -98,7 +98,7 @@ def test_the_queries_carry_hard_text_in_every_form():
     assert {"Cafe\u0301 \u2660", "Caf\u00e9 \u2660"} <= seeds  # never normalised: two seeds
     assert any("+" in s for s in seeds) and any("%" in s for s in seeds)
     assert any("+" in q for q in PAGE_QUERIES) and any("%2B" in q for q in PAGE_QUERIES)
-    assert {case["form"] for case in LINKS} == {"page", "space-%20", "raw-unicode", "lower-hex"}
+    assert {case["form"] for case in LINKS} == {"page", "space-%20", "raw-unicode", "lower-hex", "reveal"}
 
 
 # --- CPython reads and plays every link -------------------------------------------------------------
@@ -109,7 +109,7 @@ def test_an_old_link_deals_its_stored_cards(case):
     link = read(case["query"])
     outcome = play(link.deal)
     assert_cards(case, link.deal.deck, outcome.order, outcome.deal.hands, outcome.deal.stock, "read_link + play")
-    if case["form"] == "page":
+    if case["form"] in ("page", "reveal"):
         assert link.to_query() == case["query"], "a stored link is written back exactly as it was"
     else:  # another spelling of a stored page link, which it reads back as
         assert link.to_query() in PAGE_QUERIES and link.to_query() != case["query"]
@@ -125,7 +125,7 @@ def cli_args(query: str) -> list[str]:
     args = []
     for key, value in params.items():
         if key in E2E_PAGES.URL_TO_CLI:
-            args += [f"--{E2E_PAGES.URL_TO_CLI[key].replace('_', '-')}", value]
+            args.append(f"--{E2E_PAGES.URL_TO_CLI[key].replace('_', '-')}={value}")
     return args
 
 
@@ -133,7 +133,7 @@ def assert_cli_output(case: dict, data: dict, who: str) -> None:
     deck = DeckSpec(**data["deck"])
     assert_cards(case, deck, data["order"], data["hands"], data["stock"], who)
     assert data["codes"] == deck.codes(case["order"])
-    assert data["query"] == read(case["query"]).to_query(), f"{who}: the CLI's link differs"
+    assert data["query"] == Link(read(case["query"]).deal).to_query(), f"{who}: the CLI's link differs"
 
 
 @pytest.mark.parametrize("case", LINKS, ids=case_id)
@@ -159,3 +159,24 @@ def subprocess_cases() -> list[dict]:
 def test_python_m_shufflelab_deals_the_stored_cards(case):
     data = E2E_PAGES.cli_for_url("http://example.invalid/shuffle-lab/?" + case["query"])
     assert_cli_output(case, data, "python -m shufflelab deal")
+
+
+# --- reveal links: the sealed deal's link and the commitment it must match --------------------------
+
+REVEALS = [case for case in LINKS if case["form"] == "reveal"]
+
+
+@pytest.mark.parametrize("case", REVEALS, ids=case_id)
+def test_a_stored_reveal_link_matches_and_verify_deals_its_cards(case, capsys):
+    link = read(case["query"])
+    assert seal.matches(link.view.commitment, link.deal)
+    status = main(["verify", "--link", "https://example.invalid/shuffle-lab/?" + case["query"], "--json"])
+    captured = capsys.readouterr()
+    assert status == 0 and captured.err == "", captured.err
+    data = json.loads(captured.out)
+    assert data["matches"] and data["player_seed"] == link.deal.player_seed
+    assert_cli_output(case, data, "shufflelab verify --link")
+
+
+def test_the_reveal_links_cover_both_kinds_of_seal():
+    assert {read(case["query"]).deal.player_seed is None for case in REVEALS} == {True, False}
