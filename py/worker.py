@@ -4,6 +4,6 @@ Everything it does lives in ``shufflelab.lab.service`` (tested in CPython); the 
 awaits these functions with JSON text in and out (``shufflelab.lab.protocol``).
 """
 
-from shufflelab.lab.service import compute_exact, configure, riffle, run_for, snapshot  # noqa: F401 (exported)
+from shufflelab.lab.service import configure, exact_step, riffle, run_for, snapshot  # noqa: F401 (exported)
 
-__export__ = ["configure", "compute_exact", "run_for", "snapshot", "riffle"]
+__export__ = ["configure", "exact_step", "run_for", "snapshot", "riffle"]

@@ -21,6 +21,7 @@ from shufflelab.link import field, text_problem
 from .dom import create, element, listen, one_line, report_failure, set_text
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
+EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
 RIFFLE_MAX_K = 12
 SVG = "http://www.w3.org/2000/svg"
 WORKER_SRC = "./py/worker.py"  # relative to the page, as every URL here (served under a sub-path)
@@ -58,13 +59,10 @@ async def check_worker_files() -> None:
             raise RuntimeError("%s answered %d" % (url.rpartition("/")[2], answer.status))
 
 
-async def count_seconds(what: str, estimate: float) -> None:
-    """Say every second how long ``what`` has taken, beside its estimate (the main thread is free meanwhile)."""
-    elapsed = 0
-    while True:
-        set_text(STATUS, "%s: %d s so far, of roughly %.0f s estimated (the tally waits)…" % (what, elapsed, estimate))
-        await asyncio.sleep(1)
-        elapsed += 1
+def progress_text(done: float, elapsed: float, left: float) -> str:
+    """Say how far a slow exact matrix has got, and the time left at the pace seen so far."""
+    return ("Computing the exact matrix: %d%% done in %d s, about %d s left (the tally shares the worker "
+            "meanwhile)…" % (int(done * 100), elapsed, round(left)))
 
 
 async def say_when_slow() -> None:
@@ -162,17 +160,26 @@ class Lab:
             await self.show_configured(status)
 
     async def compute_exact(self) -> None:
-        """Compute a slow exact matrix because the user asked for it."""
+        """Compute a slow exact matrix because the user asked for it: in steps, showing the progress, until it is
+        there or the user moves on (another algorithm or n drops it)."""
         if self.worker is None:
             return
         generation = self.generation
         element("compute-exact").disabled = True
-        estimate = self.pending_seconds
-        ticker = asyncio.create_task(count_seconds("Computing the exact matrix", estimate))
+        first = None  # (page clock, fraction) at the first answer: the time left is measured on the page's clock
         try:
-            status = protocol.read(await self.worker.compute_exact(), ExactStatus)
+            while True:
+                status = protocol.read(await self.worker.exact_step(EXACT_STEP_MS), ExactStatus)
+                if generation != self.generation or status.progress is None:
+                    break
+                now = js.performance.now() / 1000
+                if first is None or status.progress <= first[1]:
+                    first = first or (now, status.progress)
+                    left = status.pending_seconds
+                else:
+                    left = (now - first[0]) * (1 - status.progress) / (status.progress - first[1])
+                set_text(STATUS, progress_text(status.progress, status.seconds, left))
         finally:
-            ticker.cancel()
             element("compute-exact").disabled = False
         if generation == self.generation:
             await self.show_configured(status)
@@ -257,8 +264,8 @@ class Lab:
         if status.available:
             set_text("exact-note", "Exact matrix computed in %.0f ms." % (status.seconds * 1000))
         elif status.pending_seconds:
-            set_text("exact-note", "The exact matrix takes about %.0f s here, and the tally waits meanwhile:"
-                     % status.pending_seconds)
+            set_text("exact-note", "The exact matrix takes about %.0f s more here (timed on its first steps), "
+                     "and slows the tally meanwhile:" % status.pending_seconds)
         else:
             set_text("exact-note", "No exact matrix: " + status.reason)
         for view in ("exact", "difference"):

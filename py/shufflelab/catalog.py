@@ -60,22 +60,25 @@ class Param:
 class Algorithm:
     """One catalog entry: the single description the page, the CLI, the lab and the tests read.
 
-    ``orders``, ``matrix``, ``kernel``, ``deck_maker`` and ``matrix_seconds`` name analysis
+    ``orders``, ``matrix``, ``kernel``, ``deck_maker``, ``matrix_seconds`` and ``matrix_steps`` name analysis
     functions ("module:function" under ``shufflelab``) or are the functions themselves:
     ``orders(n, params) -> (numerators by order, denominator)`` gives the exact whole-order
     distribution (ENUMERATE: replay the port); ``matrix(n, params, one) -> rows`` the exact
     card × position matrix (None: there is none, and ``no_matrix_reason`` says why);
     ``kernel`` makes bit-sliced blocks of decks and ``deck_maker`` whole decks in bulk for
     the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n)`` is
-    what a first exact matrix costs in CPython (None: under a blink).
+    what a first exact matrix costs in CPython (None: under a blink), and ``matrix_steps(n,
+    params)``, for such a slow one, is a generator that yields the fraction done now and
+    then and returns the float matrix (the lab shows its progress and can stop it).
     """
 
     __slots__ = ("id", "name", "source", "description", "verdict", "port", "params", "orders", "matrix",
-                 "no_matrix_reason", "method", "kernel", "deck_maker", "matrix_seconds", "builtin")
+                 "no_matrix_reason", "method", "kernel", "deck_maker", "matrix_seconds", "matrix_steps",
+                 "builtin")
 
     def __init__(self, id: str, name: str, source: str, description: str, verdict: str, port,
                  params: tuple = (), orders=ENUMERATE, matrix=None, no_matrix_reason: str = "",
-                 method: str = "", kernel=None, deck_maker=None, matrix_seconds=None,
+                 method: str = "", kernel=None, deck_maker=None, matrix_seconds=None, matrix_steps=None,
                  builtin: bool = False) -> None:
         self.id = id
         self.name = name
@@ -91,6 +94,7 @@ class Algorithm:
         self.kernel = kernel
         self.deck_maker = deck_maker
         self.matrix_seconds = matrix_seconds
+        self.matrix_steps = matrix_steps
         self.builtin = builtin
 
     def __repr__(self) -> str:
@@ -271,7 +275,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         BIASED, algorithms.riffle_physical, (PASSES,),
         orders="exact.physical:orders", matrix="exact.physical:matrix",
         method="the port's steps as a Markov chain on whole states, self-loops summed; passes composed",
-        matrix_seconds="exact.physical:matrix_seconds", builtin=True,
+        matrix_seconds="exact.physical:matrix_seconds", matrix_steps="exact.physical:matrix_steps", builtin=True,
     ),
     Algorithm(
         "cut-insert", "Cut and insert", "seed 002",

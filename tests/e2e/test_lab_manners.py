@@ -6,9 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, open_in
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in
 
-WORKER_TIMEOUT_MS = 60_000
 TRIALS = "() => Number(document.getElementById('trials').textContent)"
 
 
@@ -89,5 +88,61 @@ def test_the_tally_pauses_out_of_sight_and_carries_on(browser, site_url, visit):
         page.click("#tab-lab")
         page.wait_for_timeout(400)
         assert stays_still(page)
+    finally:
+        context.close()
+
+
+# --- "Compute it": the slow exact matrix ---------------------------------------------------------
+
+SLOW_N = 28  # riffle-physical's first exact matrix at 28 cards: a few seconds in Pyodide, so "Compute it" is offered
+PROGRESS_JS = """() => {
+    const status = document.getElementById('lab-status').textContent;
+    const found = status.match(/(\\d+)% done in (\\d+) s, about (\\d+) s left/);
+    if (found) (window.__progress = window.__progress || []).push(found.slice(1).map(Number));
+    return document.getElementById('exact-note').textContent.startsWith('Exact matrix computed');
+}"""
+
+
+def test_compute_it_shows_its_progress_and_an_estimate_timed_here(browser, site_url, visit):
+    context = browser.new_context()
+    try:
+        page = open_in(context, f"{site_url}?view=lab&algo=riffle-physical&passes=7&n={SLOW_N}", visit,
+                       "test_lab_manners: compute it").page
+        page.wait_for_selector("#compute-exact:visible", timeout=WORKER_TIMEOUT_MS)
+        note = page.text_content("#exact-note")
+        assert "(timed on its first steps)" in note, note
+        estimate = float(note.split("about ")[1].split(" s")[0])
+        assert estimate > 0
+        started = time.monotonic()
+        page.click("#compute-exact")
+        page.wait_for_function(PROGRESS_JS, timeout=WORKER_TIMEOUT_MS, polling=100)
+        took = time.monotonic() - started
+        progress = page.evaluate("window.__progress || []")
+        print(f"\nCompute it at n={SLOW_N}: offered as about {estimate:.0f} s more, took {took:.1f} s;"
+              f" {len(progress)} progress readings")
+        assert len(progress) >= 2, f"no progress was shown while computing: {progress}"
+        percents = [done for done, _, _ in progress]
+        assert percents == sorted(percents) and 0 <= percents[0] and percents[-1] <= 100, percents
+        assert all(left >= 0 for _, _, left in progress)
+        assert page.is_hidden("#compute-exact") and page.is_enabled('input[name="heat"][value="exact"]')
+    finally:
+        context.close()
+
+
+def test_moving_on_while_computing_drops_the_slow_matrix(browser, site_url, visit):
+    context = browser.new_context()
+    try:
+        page = open_in(context, f"{site_url}?view=lab&algo=riffle-physical&n={SLOW_N + 4}", visit,
+                       "test_lab_manners: move on").page
+        page.wait_for_selector("#compute-exact:visible", timeout=WORKER_TIMEOUT_MS)
+        page.click("#compute-exact")
+        page.wait_for_function("() => document.getElementById('lab-status').textContent.includes('% done')",
+                               timeout=WORKER_TIMEOUT_MS)
+        page.select_option("#algorithm", "fisher-yates")  # the user moves on before it is done
+        page.wait_for_function("() => document.getElementById('exact-note').textContent.startsWith('Exact matrix')",
+                               timeout=WORKER_TIMEOUT_MS)
+        page.wait_for_timeout(1_500)  # a step still asked for would answer within this and overwrite the status
+        assert "% done" not in page.text_content("#lab-status")
+        assert page.is_hidden("#compute-exact") and page.is_enabled("#compute-exact")
     finally:
         context.close()

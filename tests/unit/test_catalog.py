@@ -17,6 +17,7 @@ PART_MODULES = {
     "orders": ("exact.orders", "exact.physical"),
     "matrix": ("exact.matrices", "exact.physical"),
     "matrix_seconds": ("exact.physical",),
+    "matrix_steps": ("exact.physical",),
     "kernel": ("tally.kernels",),
     "deck_maker": ("tally.makers",),
 }
@@ -181,6 +182,6 @@ def test_every_entrys_parts_resolve_to_what_the_analysis_can_call(entry):
     # orders: ENUMERATE (replay the port) or a model; the rest: a function, or None for "has none"
     orders = entry.resolve("orders")
     assert orders == ENUMERATE or callable(orders), f"{entry.id}.orders resolves to {orders!r}"
-    for part in ("matrix", "kernel", "deck_maker", "matrix_seconds"):
+    for part in ("matrix", "kernel", "deck_maker", "matrix_seconds", "matrix_steps"):
         resolved = entry.resolve(part)
         assert resolved is None or callable(resolved), f"{entry.id}.{part} resolves to {resolved!r}"

@@ -10,7 +10,6 @@ moves rows of a card matrix exactly as the port moves cards (O(n⁴), any n up t
 import heapq
 from collections import defaultdict
 from fractions import Fraction
-from functools import lru_cache
 from itertools import repeat
 from operator import add, mul
 
@@ -135,13 +134,28 @@ def pass_matrix(n: int, one=1.0) -> Matrix:
             f"in CPython, 16 times that at twice the cards), so it is limited to {MAX_PHYSICAL_MATRIX_CARDS} cards"
         )
     if isinstance(one, float):
-        return [list(row) for row in _pass_floats(n)]
-    return _unpack(_pass_flat(n, one, 1), n, 1)
+        return [list(row) for row in _finish(_pass_float_steps(n))]
+    return _unpack(_finish(_pass_flat_steps(n, one, 1)), n, 1)
 
 
-@lru_cache(maxsize=8)
-def _pass_floats(n: int) -> tuple[tuple[float, ...], ...]:
-    return tuple(map(tuple, _unpack(_pass_flat(n, 1.0 + 0j, 2), n, 2)))
+_FLOAT_PASSES: dict[int, tuple] = {}  # n -> one pass's float matrix: a second request is free
+
+
+def _pass_float_steps(n: int):
+    """Yield the fraction done now and then; return one pass's float matrix (cached by n)."""
+    if n not in _FLOAT_PASSES:
+        flat = yield from _pass_flat_steps(n, 1.0 + 0j, 2)
+        _FLOAT_PASSES[n] = tuple(map(tuple, _unpack(flat, n, 2)))
+    return _FLOAT_PASSES[n]
+
+
+def _finish(steps):
+    """Run a computation that yields its progress to the end; return its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 def _unpack(flat: list, n: int, per_cell: int) -> Matrix:
@@ -152,13 +166,55 @@ def _unpack(flat: list, n: int, per_cell: int) -> Matrix:
     return [[(z.real if card % 2 == 0 else z.imag) for z in flat[card // 2::width]] for card in range(n)]
 
 
-def _pass_flat(n: int, one, per_cell: int) -> list:
-    """Run the chain; return the final place × card matrix, flat, per_cell cards per entry."""
+def _successors(n: int, key: tuple[int, int, int]):
+    """Yield (take, next state) for every way out of a counters' state but its self-loop, as the port's loop goes."""
+    left_count, g, right_count = key
+    floor = physical_floor(n, left_count)
+    for take in range(4):
+        next_floor = physical_floor(n, left_count - take)
+        for drop in range(4):
+            if take == 0 and (drop == 0 or right_count == floor):
+                continue
+            yield take, (left_count - take, max(g, take), max(right_count - drop + take, next_floor))
+
+
+def _first_states(n: int):
+    """Yield (deck after the cut, left half, first state) for each of the 36 equally likely cuts."""
+    for cut_draw in range(9):
+        for right_draw in range(4):
+            deck = list(range(n))
+            left_half, left_count, right_count = physical_cut(deck, cut_draw, right_draw)
+            yield deck, left_half, (left_count, 0, max(right_count, physical_floor(n, left_count)))
+
+
+def chain_states(n: int) -> int:
+    """Return how many counters' states one pass reaches: the matrix does one step of equal work for each."""
+    seen = {key for _, _, key in _first_states(n)}
+    todo = list(seen)
+    while todo:
+        key = todo.pop()
+        if key[0] <= 0:
+            continue
+        for _, after in _successors(n, key):
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+    return len(seen)
+
+
+PROGRESS_EVERY = 50  # states between two progress reports (about 0.1 s at 52 cards in Pyodide)
+
+
+def _pass_flat_steps(n: int, one, per_cell: int):
+    """Run the chain, yielding the fraction of states done now and then; return the final place × card matrix,
+    flat, per_cell cards per entry."""
     width = -(-n // per_cell)  # entries per row (one row per place)
     zero = one - one
     pending: dict[tuple[int, int, int], list] = {}
     queue: list = []
     final = [zero] * (n * width)
+    total = chain_states(n)
+    done = 0
 
     def add_to(key: tuple[int, int, int], flat: list) -> None:
         held = pending.get(key)
@@ -169,15 +225,15 @@ def _pass_flat(n: int, one, per_cell: int) -> list:
             pending[key] = list(map(add, held, flat))
 
     units = [one, one * 1j] if per_cell == 2 else [one]
-    for cut_draw in range(9):
-        for right_draw in range(4):
-            deck = list(range(n))
-            left_half, left_count, right_count = physical_cut(deck, cut_draw, right_draw)
-            flat = [zero] * (n * width)
-            for place, card in enumerate(deck + left_half):
-                flat[place * width + card // per_cell] = units[card % per_cell] / 36
-            add_to((left_count, 0, max(right_count, physical_floor(n, left_count))), flat)
+    for deck, left_half, key in _first_states(n):
+        flat = [zero] * (n * width)
+        for place, card in enumerate(deck + left_half):
+            flat[place * width + card // per_cell] = units[card % per_cell] / 36
+        add_to(key, flat)
     while queue:
+        done += 1
+        if done % PROGRESS_EVERY == 0:
+            yield done / total
         key = heapq.heappop(queue)[2]
         flat = pending.pop(key)
         left_count, g, right_count = key
@@ -186,26 +242,32 @@ def _pass_flat(n: int, one, per_cell: int) -> list:
         if left_count <= 0:
             final = list(map(add, final, flat[:start] + flat[deck_cells:] + flat[start:deck_cells]))
             continue
-        floor = physical_floor(n, left_count)
-        loops = 4 if right_count == floor else 1
+        loops = 4 if right_count == physical_floor(n, left_count) else 1
         flat = list(map(mul, flat, repeat(one / (16 - loops))))
         left_start = deck_cells + left_count * width
-        for take in range(4):
-            taken_end = left_start + min(take, g) * width
-            # the taken rows of the left half go in at the splice start; nothing else moves
-            moved = (flat[:start] + flat[left_start:taken_end] + flat[start:deck_cells]
-                     + flat[deck_cells:left_start] + flat[taken_end:])
-            next_floor = physical_floor(n, left_count - take)
-            for drop in range(4):
-                if take == 0 and (drop == 0 or right_count == floor):
-                    continue
-                add_to((left_count - take, max(g, take), max(right_count - drop + take, next_floor)), moved)
+        moved_for = None
+        for take, after in _successors(n, key):
+            if take != moved_for:
+                taken_end = left_start + min(take, g) * width
+                # the taken rows of the left half go in at the splice start; nothing else moves
+                moved = (flat[:start] + flat[left_start:taken_end] + flat[start:deck_cells]
+                         + flat[deck_cells:left_start] + flat[taken_end:])
+                moved_for = take
+            add_to(after, moved)
     return final
 
 
 def matrix(n: int, params: dict, one) -> Matrix:
     """One pass's exact matrix raised to ``passes``."""
     return matrix_power(pass_matrix(n, one), params["passes"])
+
+
+def matrix_steps(n: int, params: dict):
+    """Yield the fraction done now and then; return ``matrix(n, params, 1.0)`` (the lab computes it in steps)."""
+    if n > MAX_PHYSICAL_MATRIX_CARDS:
+        pass_matrix(n)  # refused at once, with the reason
+    one_pass = yield from _pass_float_steps(n)
+    return matrix_power([list(row) for row in one_pass], params["passes"])
 
 
 def matrix_seconds(n: int) -> float:

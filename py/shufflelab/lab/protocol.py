@@ -4,11 +4,11 @@ The page (MicroPython, main thread) and the lab's worker (Pyodide) exchange JSON
 nothing depends on how PyScript converts objects between interpreters, and raw bytes
 for the two big arrays (heat-map pixels and counts), which reach the page as JavaScript
 ``Uint8Array``s that the page hands to the canvas without copying them into Python. A
-request is a JSON object with ``"protocol": 1``; every answer is a list, its first item
+request is a JSON object with ``"protocol": 2``; every answer is a list, its first item
 an envelope and the rest the message's ``BLOBS`` in order:
 
-    ['{"protocol": 1, "ok": true, "kind": "snapshot", "data": {...}}', pixels, counts]
-    ['{"protocol": 1, "ok": false, "error": "one line for the user"}']
+    ['{"protocol": 2, "ok": true, "kind": "snapshot", "data": {...}}', pixels, counts]
+    ['{"protocol": 2, "ok": false, "error": "one line for the user"}']
 
 ``answer(message)`` and ``failure(text)`` write answers in the worker; ``read(answer,
 Kind)`` reads one on the page and returns the message, or raises ProtocolError with the
@@ -19,7 +19,7 @@ import json
 
 from ..errors import ShuffleLabError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: ExactStatus.progress, and exact_step in place of compute_exact
 
 
 class ProtocolError(ShuffleLabError):
@@ -63,10 +63,14 @@ class TallyConfig(Message):
 
 
 class ExactStatus(Message):
-    """Whether the exact card × position matrix exists (the matrix itself, once), why not, and what it cost or would cost."""
+    """Whether the exact card × position matrix exists (the matrix itself, once), why not, and what it cost or would cost.
+
+    While a slow matrix is being computed, ``progress`` is the fraction done, ``seconds``
+    the time spent so far and ``pending_seconds`` the time left at this machine's pace.
+    """
 
     KIND = "exact"
-    FIELDS = ("available", "matrix", "reason", "seconds", "pending_seconds")
+    FIELDS = ("available", "matrix", "reason", "seconds", "pending_seconds", "progress")
 
 
 class Snapshot(Message):

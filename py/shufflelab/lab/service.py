@@ -27,6 +27,9 @@ MAX_RUN_MILLISECONDS = 1000
 # the riffle-physical matrix took 66 s in Pyodide and 15 s in CPython 3.11 here (52 cards)
 PYODIDE_SLOWDOWN = 4.4
 ASK_FIRST_SECONDS = 2.0  # a longer exact matrix waits for the user to ask: the worker can't tally meanwhile
+# a slow matrix's first steps, timed when it is offered: its estimate is this machine's pace, not a constant
+CALIBRATION_SECONDS = 0.3
+MAX_STEP_MILLISECONDS = 1000
 HEAT_VIEWS = ("observed", "exact", "difference")
 
 
@@ -44,6 +47,9 @@ class Session:
         self.matrix = None
         self.matrix_reason = ""
         self.matrix_seconds = None
+        self.job = None  # a slow exact matrix under way: a generator yielding the fraction done
+        self.job_fraction = 0.0
+        self.job_seconds = 0.0
 
     def run_for(self, seconds: float) -> None:
         """Add batches of shuffles for about ``seconds``, sizing batches to the speed seen."""
@@ -61,12 +67,46 @@ class Session:
                 return
 
     def slow_matrix_seconds(self, computed: set) -> float:
-        """Return the browser seconds a first exact matrix would take, if that is too long to just do."""
+        """Return the seconds a first exact matrix would take here, if that is too long to just do.
+
+        Once some of it has run (``advance_matrix``), the time left at the pace measured so
+        far; before, the catalog's CPython estimate times the usual Pyodide slowdown.
+        """
         estimate = catalog.get(self.algo).resolve("matrix_seconds")
         if estimate is None or (self.algo, self.n) in computed:
             return 0.0
         seconds = estimate(self.n) * PYODIDE_SLOWDOWN
-        return seconds if seconds > ASK_FIRST_SECONDS else 0.0
+        if seconds <= ASK_FIRST_SECONDS:
+            return 0.0
+        if self.job_fraction > 0:
+            return max(self.job_seconds * (1 - self.job_fraction) / self.job_fraction, 0.1)
+        return seconds
+
+    def advance_matrix(self, seconds: float, computed: set) -> None:
+        """Work on a slow exact matrix for about ``seconds`` (all at once if it has no steps); set it when done."""
+        if self.matrix is not None or self.matrix_reason:
+            return
+        if self.job is None:
+            steps = catalog.get(self.algo).resolve("matrix_steps")
+            if steps is None:
+                self.ensure_matrix(computed)
+                return
+            self.job = steps(self.n, self.params)
+        started = time.perf_counter()
+        try:
+            while time.perf_counter() - started < seconds:
+                self.job_fraction = next(self.job)
+        except StopIteration as done:
+            self.matrix = [[float(p) for p in row] for row in done.value]
+            self.job = None
+            computed.add((self.algo, self.n))
+        except ShuffleLabError as reason:
+            self.matrix_reason = str(reason)
+            self.job = None
+        finally:
+            self.job_seconds += time.perf_counter() - started
+        if self.matrix is not None:
+            self.matrix_seconds = self.job_seconds
 
     def ensure_matrix(self, computed: set) -> None:
         """Compute the exact card × position matrix once, or note why there is none."""
@@ -83,8 +123,10 @@ class Session:
     def exact_status(self, computed: set) -> ExactStatus:
         """Whether the exact matrix exists, why not, and what it cost or would cost."""
         pending = self.matrix is None and not self.matrix_reason
-        return ExactStatus(self.matrix is not None, self.matrix, self.matrix_reason, self.matrix_seconds,
-                           self.slow_matrix_seconds(computed) if pending else 0.0)
+        seconds = self.job_seconds if self.job is not None else self.matrix_seconds
+        return ExactStatus(self.matrix is not None, self.matrix, self.matrix_reason, seconds,
+                           self.slow_matrix_seconds(computed) if pending else 0.0,
+                           self.job_fraction if self.job is not None else None)
 
     def snapshot(self, view: str) -> Snapshot:
         """Return the counts, rate, statistics and heat-map pixels for ``view``."""
@@ -135,13 +177,19 @@ class LabService:
         self.session = Session(config)
         if not self.session.slow_matrix_seconds(self.computed):
             self.session.ensure_matrix(self.computed)
+        else:  # a slow one: time its first steps, so the estimate offered is this machine's
+            self.session.advance_matrix(CALIBRATION_SECONDS, self.computed)
         return protocol.answer(self.session.exact_status(self.computed))
 
     @answering
-    def compute_exact(self) -> list:
-        """Compute the exact matrix now, however long it takes; answer its ExactStatus."""
+    def exact_step(self, milliseconds) -> list:
+        """Work on the exact matrix for about ``milliseconds`` (at most a second); answer its ExactStatus.
+
+        While it is under way the status has its ``progress``; the page asks again until the
+        matrix is there, so it can show the progress and stop asking when the user moves on.
+        """
         session = self.current()
-        session.ensure_matrix(self.computed)
+        session.advance_matrix(max(0, min(int(milliseconds), MAX_STEP_MILLISECONDS)) / 1000, self.computed)
         return protocol.answer(session.exact_status(self.computed))
 
     @answering
@@ -184,8 +232,8 @@ def _view(view: str) -> str:
 
 SERVICE = LabService()
 configure = SERVICE.configure
-compute_exact = SERVICE.compute_exact
+exact_step = SERVICE.exact_step
 run_for = SERVICE.run_for
 snapshot = SERVICE.snapshot
 riffle = SERVICE.riffle
-EXPORTS = ["configure", "compute_exact", "run_for", "snapshot", "riffle"]
+EXPORTS = ["configure", "exact_step", "run_for", "snapshot", "riffle"]

@@ -2,12 +2,14 @@
 
 import pytest
 
+from shufflelab.exact import physical, position_matrix
 from shufflelab.lab import protocol, service
 from shufflelab.lab.protocol import ExactStatus, ProtocolError, RiffleReport, Snapshot, TallyConfig
 
 
 @pytest.fixture
 def lab():
+    physical._FLOAT_PASSES.clear()  # each test starts with nothing computed, as a fresh worker does
     return service.LabService()
 
 
@@ -55,6 +57,30 @@ def test_a_too_costly_matrix_is_a_reason_and_replaces_the_previous_one(lab):
 def test_a_slow_matrix_waits_for_the_user(lab):
     status = configure(lab, "riffle-physical", 40)
     assert not status.available and status.pending_seconds > service.ASK_FIRST_SECONDS
+
+
+def test_a_slow_matrix_is_estimated_at_this_machines_pace_and_computed_in_steps(lab):
+    status = configure(lab, "riffle-physical", 30)  # about 1.7 s in CPython: a few steps
+    assert 0 < status.progress < 1 and status.seconds >= service.CALIBRATION_SECONDS
+    # the estimate is the measured pace: time spent so far × the fraction left / the fraction done
+    assert status.pending_seconds == pytest.approx(status.seconds * (1 - status.progress) / status.progress)
+    steps = [status]
+    while steps[-1].progress is not None:
+        steps.append(protocol.read(lab.exact_step(200), ExactStatus))
+        assert steps[-1].seconds >= steps[-2].seconds
+    fractions = [s.progress for s in steps[:-1]]
+    assert fractions == sorted(fractions) and len(fractions) >= 3
+    done = steps[-1]
+    assert done.available and done.pending_seconds == 0 and done.seconds == pytest.approx(steps[-2].seconds, abs=0.5)
+    assert done.matrix == [[float(p) for p in row] for row in position_matrix("riffle-physical", 30, {"passes": 7})]
+    assert configure(lab, "riffle-physical", 30).available  # computed once: the next configuration has it at once
+
+
+def test_moving_on_drops_a_slow_matrix_half_done(lab):
+    assert configure(lab, "riffle-physical", 30).progress is not None
+    assert configure(lab, "fisher-yates", 30).available
+    again = configure(lab, "riffle-physical", 30)
+    assert not again.available and again.progress is not None  # started afresh, not taken as done
 
 
 def test_library_errors_come_back_as_one_line(lab):
