@@ -91,6 +91,9 @@ def test_random_comparator_on_three_cards_is_the_hand_derived_distribution():
         (2, 0, 1): Fraction(1, 8), (2, 1, 0): Fraction(1, 8),
     }
     assert total_variation_to_uniform(enumerated("random-comparator", 3), 3) == Fraction(1, 6)
+    quarter, eighth3 = Fraction(1, 4), Fraction(3, 8)
+    assert position_matrix_from_distribution(enumerated("random-comparator", 3), 3) == [
+        [Fraction(1, 2), quarter, quarter], [quarter, eighth3, eighth3], [quarter, eighth3, eighth3]]
 
 
 # the eight orders whose cards 0 and 1 fill the first two places or the last two
@@ -163,7 +166,7 @@ def test_draw_limit_swallowed_by_the_shuffle_still_stops_the_path():
         return list(cards)
 
     with pytest.raises(ExactTooCostly, match="drew more than 1,000 times"):
-        enumerate_port(stubborn, 2)
+        enumerate_port(stubborn, 2, max_paths=3)  # were the path counted, the next would not end soon
 
 
 def test_random_is_refused_even_when_the_shuffle_swallows_the_refusal():
