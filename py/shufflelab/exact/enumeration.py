@@ -13,9 +13,9 @@ Limits, each a ShuffleLabError that says what it counted:
   7^7 = 823,543 fit);
 * ``MAX_PATH_DRAWS`` draws on one path: more is taken for a loop that never ends (rejection
   sampling, for one, has endless paths and cannot be walked);
-* ``random()`` is refused (NotEnumerable): a float has 2^53 values, too many branches to
-  walk, and no port's floats can be told apart by a finite script. random-key, the one
-  built-in that draws floats, has its own model instead (exactly uniform).
+* ``random()`` is refused (NotEnumerable): a float has 2^53 values, a branch each, far too
+  many to walk, and walking fewer would not be exact. random-key, the one built-in that
+  draws floats, has its own model instead (exactly uniform).
 
 A walk that takes longer than a blink reports ``progress(paths, covered)`` every
 ``PROGRESS_PATHS`` paths or ``PROGRESS_SECONDS``, whichever comes first: paths run so far
@@ -185,8 +185,9 @@ def _sum_reciprocals(counts: dict[int, int]) -> Fraction:
 
 
 def _percent(share: float) -> str:
-    """Return a share as a percentage that never rounds an unfinished walk up to 100%."""
-    return "%.4g%%" % min(100 * share, 99.9999)
+    """Return a share as a percentage to 4 digits that never rounds an unfinished walk up to 100%."""
+    text = "%.4g" % (100 * share)
+    return ("99.99" if text == "100" else text) + "%"
 
 
 class _Reporter:

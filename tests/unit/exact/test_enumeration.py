@@ -135,6 +135,15 @@ def test_the_path_limit_says_the_limit_the_paths_walked_and_the_mass_they_cover(
     assert str(refused.value) == ("swap_any on 3 cards has more than 9 paths: the walk stopped after 9, "
                                   "which cover 33.33% of the probability")
     assert MAX_PORT_PATHS == 1_000_000
+
+
+def test_an_unfinished_walk_never_says_it_covers_100_percent():
+    def one_draw(cards, rng):
+        rng.below(100_000)
+        return list(cards)
+
+    with pytest.raises(ExactTooCostly, match=r"which cover 99\.99% of the probability"):
+        enumerate_port(one_draw, 1, max_paths=99_999)  # 99.999%
     assert inspect.signature(enumerate_port).parameters["max_paths"].default == MAX_PORT_PATHS
 
 
