@@ -11,7 +11,7 @@ The analysis parts are named, not imported ("exact.matrices:swap_any" is the fun
 ``swap_any`` of ``shufflelab.exact.matrices``): the catalog is part of the portable core
 and runs on MicroPython, where the analysis modules (CPython and Pyodide only) are never
 loaded. ``resolve()`` imports a named part when the analysis asks for it; a custom
-shuffle may give the functions themselves.
+shuffle may give the functions themselves (``custom.py`` builds a user's entry that way).
 """
 
 from . import algorithms
@@ -19,7 +19,8 @@ from .errors import ShuffleLabError
 
 UNBIASED = "unbiased"
 BIASED = "biased"
-VERDICTS = (UNBIASED, BIASED)
+UNKNOWN = "unknown"  # a user's own shuffle: the lab's tally and exact answers are there to tell
+VERDICTS = (UNBIASED, BIASED, UNKNOWN)
 ENUMERATE = "enumerate"  # the whole-order model that replays every path of the port's below() answers
 ENUMERATED = "the port, every path enumerated"  # how an entry's exact answers are found, unless it says otherwise
 DEFAULT_ALGORITHM = "fisher-yates"
@@ -138,7 +139,8 @@ class Algorithm:
             if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
                 raise ShuffleLabError("catalog entry %r needs a %s" % (self.id, name))
         if self.verdict not in VERDICTS:
-            raise ShuffleLabError("catalog entry %r has verdict %r; choose %s" % (self.id, self.verdict, " or ".join(VERDICTS)))
+            raise ShuffleLabError("catalog entry %r has verdict %r; choose %s or %s"
+                                  % (self.id, self.verdict, ", ".join(VERDICTS[:-1]), VERDICTS[-1]))
         if not callable(self.port):
             raise ShuffleLabError("catalog entry %r needs a port: a function (cards, rng, **params) -> list" % self.id)
         if any(not isinstance(p, Param) for p in self.params):

@@ -1,7 +1,8 @@
 """The command line: ``python -m shufflelab algorithms | shuffle | deal | seal | verify | exact | riffle-tv``.
 
 Bad arguments exit with status 2 and one line on stderr (``verify`` exits with 1 when the
-deal does not match its commitment). Only the library's own errors
+deal does not match its commitment); so does a user's shuffle (``exact --file``) that
+cannot be read, compiled, run or walked, or that runs past its time limit. Only the library's own errors
 (``ShuffleLabError``) and bad command lines become that line: anything else is a bug,
 and its traceback is left to show.
 """
@@ -9,6 +10,7 @@ and its traceback is left to show.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shlex
 import sys
@@ -16,7 +18,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from urllib.parse import urlsplit
 
-from . import catalog, exact, seal, tally
+from . import catalog, custom, exact, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
@@ -93,10 +95,14 @@ def add_deal_options(parser: argparse.ArgumentParser) -> None:
                         help="round-robin (one at a time), blocks, or pick (random cards from anywhere)")
 
 
-def add_algorithm_options(parser: argparse.ArgumentParser) -> None:
-    """Options that choose an algorithm and its parameters (every parameter any entry has)."""
-    parser.add_argument("--algo", default=catalog.DEFAULT_ALGORITHM, metavar="ID",
-                        help=f"algorithm id (default {catalog.DEFAULT_ALGORITHM}; see 'algorithms')")
+def add_algorithm_options(parser: argparse.ArgumentParser, choice=None) -> None:
+    """Options that choose an algorithm and its parameters (every parameter any entry has).
+
+    ``choice``, a mutually exclusive group of ``parser``, takes ``--algo`` when other ways
+    to choose a shuffle exclude it.
+    """
+    (choice or parser).add_argument("--algo", default=catalog.DEFAULT_ALGORITHM, metavar="ID",
+                                    help=f"algorithm id (default {catalog.DEFAULT_ALGORITHM}; see 'algorithms')")
     for param in _all_params():
         parser.add_argument(f"--{param.name}", type=int, default=None, metavar="N",
                             help=f"{param.label.lower()} ({param.minimum}-{param.maximum}, default {param.default})")
@@ -344,9 +350,18 @@ def reveal_from_link(args: argparse.Namespace) -> tuple[str, DealSpec]:
     return wanted, link.deal
 
 
+DEFAULT_TIME_LIMIT = 60.0  # seconds: the longest walk allowed, 1,000,000 paths of a user's swap-any, takes about 15 s here
+
+
 def add_exact_options(parser: argparse.ArgumentParser) -> None:
-    """Options of ``exact``: algorithm, its parameters, deck size and output format."""
-    add_algorithm_options(parser)
+    """Options of ``exact``: algorithm or a file of your own, its parameters, deck size and output format."""
+    choice = parser.add_mutually_exclusive_group()
+    add_algorithm_options(parser, choice)
+    choice.add_argument("--file", metavar="PATH",
+                        help="your own shuffle: a Python file that defines shuffle(cards, rng) (see README)")
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                        help=f"with --file, stop code still running after this long; 0 for no limit "
+                             f"(default {DEFAULT_TIME_LIMIT:g})")
     parser.add_argument("--cards", type=int, required=True, metavar="N",
                         help=f"deck size, 0-{exact.MAX_EXACT_CARDS} (every order is listed)")
     parser.add_argument("--json", action="store_true", help="print JSON (probabilities as 'p/q' strings)")
@@ -356,12 +371,16 @@ def run_exact(args: argparse.Namespace) -> int:
     """Print every order's exact probability and the distance to uniform."""
     if not 0 <= args.cards <= exact.MAX_EXACT_CARDS:
         raise UsageError(f"exact lists every order, so --cards must be 0 to {exact.MAX_EXACT_CARDS}, not {args.cards}")
-    report = exact.exact_report(catalog.get(args.algo).id, args.cards, given_params(args))
+    if args.file is None:
+        report = exact.exact_report(catalog.get(args.algo).id, args.cards, given_params(args))
+    else:
+        report = _exact_report_of_file(args)
     if args.json:
         print(json.dumps(report))
         return 0
     params = "".join(f", {k}={v}" for k, v in report["params"].items())
-    print(f"{report['algorithm']}{params} on {report['cards']} cards: {report['method']}")
+    name = report["algorithm"] if args.file is None else f"{report['algorithm']} ({args.file})"
+    print(f"{name}{params} on {report['cards']} cards: {report['method']}")
     width = max(2 * report["cards"] - 1, len("order"))
     print(f"{'order':<{width}}  probability")
     for row in report["orders"]:
@@ -371,6 +390,32 @@ def run_exact(args: argparse.Namespace) -> int:
     print(f"reachable orders: {report['reachable']:,} of {report['total_orders']:,}")
     print(f"total variation distance to uniform: {report['total_variation']} ({report['total_variation_float']:.6g})")
     return 0
+
+
+def _exact_report_of_file(args: argparse.Namespace) -> dict:
+    """Return ``exact_report`` of the shuffle in ``--file``; its errors are one line naming the file."""
+    if not args.time_limit >= 0:  # also refuses nan
+        raise UsageError(f"--time-limit must be 0 (no limit) or more seconds, not {args.time_limit:g}")
+    path = args.file
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            source = handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text") from None
+    try:
+        # the code's print() goes to stderr, so that --json output stays JSON
+        with custom.time_limit(args.time_limit), contextlib.redirect_stdout(sys.stderr):
+            entry = custom.register_custom(source, path)
+            try:
+                return exact.exact_report(entry.id, args.cards, given_params(args))
+            finally:
+                catalog.unregister(entry.id)
+    except custom.TimeLimitExceeded as error:
+        raise UsageError(f"{path}: {error}; --time-limit SECONDS gives it longer") from None
+    except ShuffleLabError as error:  # the code's own mistakes, and what the walk refuses
+        raise UsageError(f"{path}: {error}") from None
 
 
 MEASURED_TRIALS = 20_000  # sampled decks per k for riffle-tv's measured column
@@ -422,7 +467,7 @@ COMMANDS: dict[str, Command] = {
     "deal": ("shuffle, then deal hands from the top", add_deal_command_options, run_deal),
     "seal": ("commit to a deal before dealing it: print its commitment and the secret seed", add_seal_options, run_seal),
     "verify": ("check a revealed deal against its commitment, and show it", add_verify_options, run_verify),
-    "exact": ("every order's exact probability for a tiny deck, and the distance to uniform",
+    "exact": ("every order's exact probability for a tiny deck, and the distance to uniform (your own shuffle with --file)",
               add_exact_options, run_exact),
     "riffle-tv": ("exact distance to uniform after 1..K riffles (Bayer & Diaconis)",
                   add_riffle_tv_options, run_riffle_tv),

@@ -96,8 +96,13 @@ def check_seed(text: str, what: str = "the seed") -> str:
 
 def quoted(text: str, limit: int = 40) -> str:
     """Return ``text`` in quotes, shortened to ``limit`` characters, with what would break the line shown as '\ufffd'."""
+    return "'" + printable(text, limit) + "'"
+
+
+def printable(text: str, limit: int) -> str:
+    """Return ``text`` shortened to ``limit`` characters ('…' last), with what would break the line shown as '\ufffd'."""
     short = text if len(text) <= limit else text[:limit - 1] + "…"
-    return "'" + "".join("\ufffd" if _breaks_line(c) else c for c in short) + "'"
+    return "".join("\ufffd" if _breaks_line(c) else c for c in short)
 
 
 def _is_control(code: int) -> bool:

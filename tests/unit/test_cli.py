@@ -148,3 +148,82 @@ def test_riffle_tv_measures_small_decks_beside_the_exact_distance(capsys):
 def test_riffle_tv_refuses_bad_trials(capsys):
     status, out, err = run(capsys, "riffle-tv", "--cards", "4", "--trials", "-5")
     assert status == 2 and out == "" and err.count("\n") == 1 and "--trials" in err
+
+
+# --- exact --file: your own shuffle ---------------------------------------------------------------
+
+SWAP_ANY = """\
+def shuffle(cards, rng):
+    n = len(cards)
+    for i in range(n - 1, -1, -1):
+        j = rng.below(n)
+        cards[i], cards[j] = cards[j], cards[i]
+    print("a debugging line, sent to stderr")
+    return cards
+"""
+
+
+def shuffle_file(tmp_path, source, name="my_shuffle.py"):
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    return str(path)
+
+
+def test_exact_file_prints_what_exact_algo_prints_for_the_same_shuffle(capsys, tmp_path):
+    path = shuffle_file(tmp_path, SWAP_ANY)
+    status, out, err = run(capsys, "exact", "--file", path, "--cards", "4", "--json")
+    mine = json.loads(out)
+    _, theirs, _ = run(capsys, "exact", "--algo", "swap-any", "--cards", "4", "--json")
+    theirs = json.loads(theirs)
+    assert status == 0 and mine.keys() == theirs.keys() and mine["algorithm"] == "custom"
+    assert {key: mine[key] for key in mine if key not in ("algorithm", "method")} == \
+           {key: theirs[key] for key in theirs if key not in ("algorithm", "method")}
+    assert err.count("a debugging line, sent to stderr\n") == 4 ** 4  # one per path; stdout stays JSON
+    assert catalog.ids()[-1] == "none"  # the file's shuffle is gone from the catalog afterwards
+    status, text, _ = run(capsys, "exact", "--file", path, "--cards", "2")
+    assert status == 0
+    assert text.splitlines()[0] == f"custom ({path}) on 2 cards: your code, every path of its below() answers walked"
+    assert text.splitlines()[-1] == "total variation distance to uniform: 0/1 (0)"
+
+
+@pytest.mark.parametrize("source, argv, message", [
+    ("def shuffle(cards, rng):\n    return cards[:-1\n", [],
+     "my_shuffle.py: line 2: \"return cards[:-1\" – SyntaxError: '[' was never closed"),
+    ("def shuffle(cards, rng):\n    j = rng.below(0)\n    return cards\n", [],
+     'my_shuffle.py: line 2: "j = rng.below(0)" – ValueError: rng.below(m) needs 1 <= m <= 2**32, not 0'),
+    ("def shuffle(cards, rng):\n    return cards[1:]\n", [],
+     "my_shuffle.py: shuffle(cards, rng) returned 2 cards for a deck of 3"),
+    ("def shuffle(cards, rng):\n    rng.random()\n    return cards\n", [],
+     r"my_shuffle.py: custom calls rng.random(): a float has 2^53 values"),
+    ("def shuffle(cards, rng):\n    while rng.below(2):\n        pass\n    return cards\n", [],
+     "my_shuffle.py: custom on 3 cards drew more than 1,000 times on one path"),
+    ("x = 1\n", [], "my_shuffle.py: no function named shuffle(cards, rng) is defined"),
+    (SWAP_ANY, ["--passes", "2"], "my_shuffle.py: custom takes no parameter 'passes'"),
+    (SWAP_ANY, ["--algo", "swap-any"], "argument --algo: not allowed with argument --file"),
+    (SWAP_ANY, ["--time-limit", "-1"], "--time-limit must be 0 (no limit) or more seconds, not -1"),
+    (SWAP_ANY, ["--time-limit", "nan"], "--time-limit must be 0 (no limit) or more seconds, not nan"),
+], ids=["syntax", "raises", "short", "random", "endless", "missing", "param", "algo-too", "negative-limit", "nan-limit"])
+def test_exact_file_mistakes_exit_2_with_one_line(capsys, tmp_path, source, argv, message):
+    path = shuffle_file(tmp_path, source)
+    status, out, err = run(capsys, "exact", "--file", path, "--cards", "3", *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("shufflelab: error: ") and message in err
+    assert catalog.ids()[-1] == "none"
+
+
+def test_exact_file_that_cannot_be_read_is_one_line(capsys, tmp_path):
+    status, _, err = run(capsys, "exact", "--file", str(tmp_path / "absent.py"), "--cards", "3")
+    assert status == 2 and err == f"shufflelab: error: cannot read {tmp_path / 'absent.py'}: No such file or directory\n"
+    latin = tmp_path / "latin.py"
+    latin.write_bytes(b"# caf\xe9\n")
+    status, _, err = run(capsys, "exact", "--file", str(latin), "--cards", "3")
+    assert status == 2 and err == f"shufflelab: error: {latin} is not UTF-8 text\n"
+
+
+def test_exact_file_that_never_returns_stops_at_the_time_limit_without_a_traceback(tmp_path):
+    path = shuffle_file(tmp_path, "def shuffle(cards, rng):\n    while True:\n        pass\n")
+    stuck = shell("exact", "--file", path, "--cards", "3", "--time-limit", "0.5")
+    assert stuck.returncode == 2 and stuck.stdout == "" and "Traceback" not in stuck.stderr
+    assert stuck.stderr.count("\n") == 1 and "still running after 0.5 s: it may never return" in stuck.stderr
+    assert stuck.stderr.endswith("--time-limit SECONDS gives it longer\n")
+    assert 'line 2: "while True:"' in stuck.stderr or 'line 3: "pass"' in stuck.stderr

@@ -4,7 +4,8 @@
   of the deck 0..n-1 (n ≤ 7), as exact fractions, and its distance to uniform.
 * ``matrices.py``: ``position_matrix(id, n)``, P[i][j], the chance that card i ends at
   position j, for any deck size (floats, or fractions).
-* ``enumeration.py`` replays a port over every path of its ``below`` answers;
+* ``enumeration.py`` walks every path of a shuffle's ``below`` answers (a port, or any
+  function such as a user's own), within its limits and with progress reports;
   ``composition.py`` composes independent passes; ``physical.py`` is riffle-physical's
   chain; ``riffle.py`` Bayer & Diaconis's riffle distances; ``reports.py`` plain data
   for the CLI.
@@ -13,7 +14,7 @@ Which model each algorithm uses is in its catalog entry. CPython and Pyodide onl
 """
 
 from .composition import MAX_COMPOSE_WORK
-from .enumeration import MAX_PORT_PATHS, ScriptedRng, enumerate_port
+from .enumeration import MAX_PATH_DRAWS, MAX_PORT_PATHS, ScriptedRng, enumerate_port
 from .errors import ExactTooCostly, NoExactMatrix, NotEnumerable
 from .matrices import matrix_power, matrix_product, matrix_seconds_estimate, position_matrix, position_matrix_from_distribution
 from .orders import MAX_EXACT_CARDS, RAND_SPAN, ideal_rand_residue_weights, outcome_distribution, total_variation_to_uniform
@@ -21,7 +22,8 @@ from .reports import MAX_RIFFLE_TV_CARDS, MAX_RIFFLE_TV_K, exact_report, fractio
 from .riffle import eulerian_row, riffle_tv
 
 __all__ = [
-    "MAX_COMPOSE_WORK", "MAX_EXACT_CARDS", "MAX_PORT_PATHS", "MAX_RIFFLE_TV_CARDS", "MAX_RIFFLE_TV_K", "RAND_SPAN",
+    "MAX_COMPOSE_WORK", "MAX_EXACT_CARDS", "MAX_PATH_DRAWS", "MAX_PORT_PATHS", "MAX_RIFFLE_TV_CARDS", "MAX_RIFFLE_TV_K",
+    "RAND_SPAN",
     "ExactTooCostly", "NoExactMatrix", "NotEnumerable", "ScriptedRng", "enumerate_port", "eulerian_row",
     "exact_report", "fraction_text", "ideal_rand_residue_weights", "matrix_power", "matrix_product",
     "matrix_seconds_estimate", "outcome_distribution", "position_matrix", "position_matrix_from_distribution",

@@ -17,17 +17,19 @@ from itertools import permutations
 from .. import catalog
 from ..errors import ShuffleLabError
 from .composition import IntDist, as_fractions, as_int_dist, point, repeat_passes, steps
-from .enumeration import Distribution, Order, enumerate_port
+from .enumeration import Distribution, Order, Progress, enumerate_port
 
 MAX_EXACT_CARDS = 7
 RAND_SPAN = 32768  # RAND_MAX + 1 of the C rand() that c-rand ports
 
 
-def outcome_distribution(algorithm_id: str, n: int, params: dict | None = None) -> Distribution:
+def outcome_distribution(algorithm_id: str, n: int, params: dict | None = None,
+                         progress: Progress | None = None) -> Distribution:
     """Return the exact probability of every reachable output order of the deck 0..n-1 (n ≤ 7).
 
     Orders that cannot come out are absent; the sum is exactly 1. The algorithm's catalog
-    entry names its model (see the module docstring for what each one models).
+    entry names its model (see the module docstring for what each one models); a walk of
+    the port reports to ``progress`` (``enumeration.py``), the other models do not.
     """
     entry = catalog.get(algorithm_id)
     resolved = entry.resolve_params(params)
@@ -35,7 +37,7 @@ def outcome_distribution(algorithm_id: str, n: int, params: dict | None = None) 
         raise ShuffleLabError(f"exact whole-order distributions need 0 to {MAX_EXACT_CARDS} cards, not {n}")
     model = entry.resolve("orders")
     if model == catalog.ENUMERATE:
-        return as_fractions(as_int_dist(enumerate_port(entry.id, n, resolved)[0]))
+        return as_fractions(as_int_dist(enumerate_port(entry.id, n, resolved, progress=progress)[0]))
     return as_fractions(model(n, resolved))
 
 

@@ -6,6 +6,8 @@ from itertools import permutations
 
 from .. import catalog
 from ..errors import ShuffleLabError
+from .enumeration import Progress
+from .matrices import position_matrix_from_distribution
 from .orders import outcome_distribution, total_variation_to_uniform
 from .riffle import riffle_tv
 
@@ -18,14 +20,20 @@ def fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def exact_report(algorithm_id: str, n: int, params: dict | None = None) -> dict:
-    """Return every order's exact probability (all n! of them) and the TV distance, as plain data."""
+def exact_report(algorithm_id: str, n: int, params: dict | None = None, progress: Progress | None = None,
+                 matrix: bool = False) -> dict:
+    """Return every order's exact probability (all n! of them) and the TV distance, as plain data.
+
+    With ``matrix``, also the card × position matrix the same distribution implies (rows
+    are cards, "p/q" strings), so a walk of every path is done once for both. ``progress``
+    is passed to the walk (``enumeration.py``).
+    """
     algorithm = catalog.get(algorithm_id)
     resolved = algorithm.resolve_params(params)
-    dist = outcome_distribution(algorithm.id, n, resolved)
+    dist = outcome_distribution(algorithm.id, n, resolved, progress)
     distance = total_variation_to_uniform(dist, n)
     zero = Fraction(0)
-    return {
+    report = {
         "algorithm": algorithm.id,
         "params": resolved,
         "cards": n,
@@ -37,6 +45,9 @@ def exact_report(algorithm_id: str, n: int, params: dict | None = None) -> dict:
         "total_variation": fraction_text(distance),
         "total_variation_float": float(distance),
     }
+    if matrix:
+        report["matrix"] = [[fraction_text(p) for p in row] for row in position_matrix_from_distribution(dist, n)]
+    return report
 
 
 def riffle_tv_report(n: int, max_k: int) -> dict:
