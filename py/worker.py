@@ -1,9 +1,23 @@
 """The bias lab's Web Worker (Pyodide): the lab service's functions, exported to the page.
 
 Everything it does lives in ``shufflelab.lab.service`` (tested in CPython); the page
-awaits these functions with JSON text in and out (``shufflelab.lab.protocol``).
+awaits these functions with JSON text in and out (``shufflelab.lab.protocol``). The one
+thing only the worker can do is read Pyodide's memory, which it hands to the service.
 """
 
-from shufflelab.lab.service import configure, exact_step, riffle, run_for, snapshot  # noqa: F401 (exported)
+import pyodide_js
 
-__export__ = ["configure", "exact_step", "run_for", "snapshot", "riffle"]
+from shufflelab.lab.service import (  # noqa: F401 (exported)
+    SERVICE,
+    configure,
+    exact_step,
+    riffle,
+    run_for,
+    snapshot,
+    use_code,
+)
+
+# Pyodide's WebAssembly memory only grows, so a long run that keeps it flat has no leak
+SERVICE.memory_probe = lambda: int(pyodide_js._module.HEAP8.length)
+
+__export__ = ["configure", "exact_step", "run_for", "snapshot", "riffle", "use_code"]

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Copy the browser runtime out of node_modules into static/vendor/ (git-ignored).
 //
-//   static/vendor/pyscript/  core.js, core.css and every chunk core.js can import
+//   static/vendor/pyscript/  core.js, core.css and every chunk core.js can import, and
+//                            editor.js: the CodeMirror parts the lab's editor uses, by stable names
 //   static/vendor/micropython/  MicroPython for the page's main thread (loader + wasm)
 //   static/vendor/pyodide/   the Pyodide runtime files for the lab's worker (stdlib only, no wheels)
 //
@@ -9,7 +10,7 @@
 // new @pyscript/core release with renamed chunks needs no edit here, and a chunk
 // that goes missing fails the copy instead of a page load.  Source maps are left
 // out: browsers only fetch them when DevTools are open.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -85,6 +86,27 @@ const chunks = pyscriptFiles(join(pyscriptDir, "dist"));
 const pyscriptBytes = copy(chunks, join(pyscriptDir, "dist"), join(vendor, "pyscript"));
 const pyodideBytes = copy(PYODIDE_FILES, pyodideDir, join(vendor, "pyodide"));
 const micropythonBytes = copy(MICROPYTHON_FILES, micropythonDir, join(vendor, "micropython"));
+
+// The lab's code editor is CodeMirror from PyScript's own chunks, whose names carry hashes:
+// editor.js re-exports what the page uses under names that stay put across releases.
+function editorEntry(files) {
+  const exports = [
+    [/^codemirror-[\w-]+\.js$/, ["EditorView", "basicSetup"]],
+    [/^codemirror_lang-python-[\w-]+\.js$/, ["python"]],
+  ];
+  const lines = ["// Written by scripts/vendor.mjs: CodeMirror from PyScript's chunks, under stable names."];
+  for (const [pattern, names] of exports) {
+    const file = files.find((name) => pattern.test(name));
+    if (!file) fail(`@pyscript/core ships no chunk like ${pattern}: the lab's editor needs it`);
+    const text = readFileSync(join(vendor, "pyscript", file), "utf8");
+    for (const name of names) {
+      if (!new RegExp(`\\bas ${name}\\b`).test(text)) fail(`${file} does not export ${name}`);
+    }
+    lines.push(`export { ${names.join(", ")} } from "./${file}";`);
+  }
+  writeFileSync(join(vendor, "pyscript", "editor.js"), lines.join("\n") + "\n");
+}
+editorEntry(chunks);
 
 // index.html preloads some vendored files by name (PyScript's hashed core chunk among
 // them): a release that renames one must fail here, not slow the page down silently.

@@ -15,10 +15,10 @@ from pyscript import create_named_worker, document, window
 
 from shufflelab.cards import standard_deck
 from shufflelab.lab import protocol
-from shufflelab.lab.protocol import ExactStatus, RiffleReport, Snapshot, TallyConfig
+from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
 from shufflelab.link import field, text_problem
 
-from .dom import create, element, listen, one_line, report_failure, set_text
+from .dom import create, element, listen, one_line, report_failure, set_text, show
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
@@ -34,6 +34,14 @@ CHECK_SECONDS = 10  # the files above answer a HEAD request well within this, or
 SLOW_START_SECONDS = 10  # after this, say what is taking long (13 MB of Pyodide on a slow line)
 START_LIMIT_SECONDS = 240  # a worker that has not started by now will not: offer Retry
 STATUS = "lab-status"
+WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
+# one call to the worker (a chunk of the tally, a matrix, the user's code compiling): a user's shuffle
+# still running after this is stopped, with the worker, which starts again
+CALL_LIMIT_SECONDS = 10
+
+
+class WorkerStopped(protocol.ProtocolError):
+    """A worker call that ran over CALL_LIMIT_SECONDS: the worker was terminated and a new one is starting."""
 
 
 def spawn(coroutine):
@@ -94,6 +102,10 @@ class Lab:
         self.resume_when_shown = False  # paused by hiding, not by the user
         self.pending_seconds = 0.0  # the estimate of a slow exact matrix not computed yet
         self.cursor = None  # (card, position) the arrow keys are on in the heat map
+        self.worker_name = "lab"  # a worker stopped for running too long is replaced by "lab-2", "lab-3"…
+        self.restarts = 0
+        self.custom_active = False  # the tally runs the user's shuffle (registered in the worker), not the menu's
+        self.custom_listeners = []  # told (with a one-line message) when the user's shuffle fails or is stopped
 
     # --- the page's link --------------------------------------------------------------
 
@@ -102,8 +114,9 @@ class Lab:
         old, self.link = self.link, link
         view = link.view
         write_lab_form(view)
-        config = TallyConfig(link.deal.algo, [list(item) for item in link.deal.params], view.lab_n,
-                             view.tally_seed or None)
+        if old is not None and (link.deal.algo, link.deal.params) != (old.deal.algo, old.deal.params):
+            self.custom_active = False  # an algorithm chosen from the menu replaces the user's shuffle
+        config = self.tally_config(link)
         if config != self.config:
             self.config = config
             spawn(self.reset())
@@ -117,7 +130,58 @@ class Lab:
         if view.view == "lab" and self.worker is not None and self.riffle_n != view.lab_n:
             spawn(self.draw_riffle(view.lab_n))
 
+    def tally_config(self, link) -> TallyConfig:
+        """What the worker should tally for ``link``: the menu's algorithm, or the user's shuffle once it runs."""
+        view = link.view
+        algo, params = ("custom", []) if self.custom_active else (link.deal.algo, [list(p) for p in link.deal.params])
+        return TallyConfig(algo, params, view.lab_n, view.tally_seed or None)
+
     # --- worker calls ---------------------------------------------------------------------
+
+    async def ask(self, pending):
+        """Return a worker call's answer; one that takes over CALL_LIMIT_SECONDS stops the worker and raises WorkerStopped."""
+
+        async def answer():
+            return await pending
+
+        try:
+            return await asyncio.wait_for(answer(), CALL_LIMIT_SECONDS)
+        except asyncio.TimeoutError:  # noqa: UP041 (MicroPython's asyncio has its own)
+            was_custom = self.custom_active
+            self.stop_worker()
+            raise WorkerStopped("%s ran over %d s without returning, so the worker was stopped; a new one is starting"
+                                % ("your shuffle" if was_custom else "the worker", CALL_LIMIT_SECONDS)) from None
+
+    def stop_worker(self) -> None:
+        """Terminate the worker (the only way to stop code that never returns) and start a fresh one under a new name."""
+        script = document.querySelector('script[name="%s"]' % self.worker_name)
+        if script is not None:
+            try:
+                script.xworker.terminate()  # PyScript keeps the Worker on its <script>
+            finally:
+                script.remove()
+        self.worker = None
+        self.running = False
+        self.custom_active = False
+        self.config = None  # the new worker starts with the menu's algorithm
+        self.generation += 1
+        self.enable_buttons(False)
+        self.restarts += 1
+        self.worker_name = "lab-%d" % (self.restarts + 1)
+        self.connecting = spawn(self.connect())
+
+    def enable_buttons(self, enabled: bool) -> None:
+        """Enable the buttons that need the worker, or disable them while there is none."""
+        for name in WORKER_BUTTONS:
+            element(name).disabled = not enabled
+
+    async def use_code(self, source: str) -> None:
+        """Register the user's shuffle in the worker and tally it (raises ProtocolError with the one-line reason)."""
+        protocol.read(await self.ask(self.worker.use_code(source)), CodeReady)
+        self.custom_active = True
+        self.config = None  # new code under the same id: always a fresh tally
+        self.page.update_view(code=source)  # the share link carries it (and link_changed reconfigures)
+        self.start()
 
     async def connect(self) -> None:
         """Start the worker, then enable the lab's buttons; on failure say why and offer Retry."""
@@ -125,7 +189,7 @@ class Lab:
         set_text(STATUS, "Starting the worker (Pyodide, a few seconds)…")
         try:
             await asyncio.wait_for(check_worker_files(), CHECK_SECONDS)
-            starting = create_named_worker(src=WORKER_SRC, name="lab", config=WORKER_CONFIG)
+            starting = create_named_worker(src=WORKER_SRC, name=self.worker_name, config=WORKER_CONFIG)
             watch = asyncio.create_task(say_when_slow())
             try:
                 self.worker = await asyncio.wait_for(starting, START_LIMIT_SECONDS)
@@ -137,8 +201,9 @@ class Lab:
             element("lab-retry").hidden = False
             self.connecting = None  # so Retry, or the next visit to the lab, starts again
             return
-        for name in ("lab-start", "lab-pause", "lab-reset"):
-            element(name).disabled = False
+        self.enable_buttons(True)
+        if self.link is not None:
+            self.config = self.tally_config(self.link)
         await self.reset()
         if self.link is not None and self.link.view.view == "lab":
             await self.draw_riffle(self.link.view.lab_n)
@@ -151,10 +216,13 @@ class Lab:
         generation = self.generation
         set_text(STATUS, "Computing the exact matrix…")
         try:
-            status = protocol.read(await self.worker.configure(protocol.request(self.config)), ExactStatus)
+            status = protocol.read(await self.ask(self.worker.configure(protocol.request(self.config))), ExactStatus)
         except protocol.ProtocolError as error:
-            self.show_exact_status(ExactStatus(False, None, str(error), None, 0.0))
-            set_text(STATUS, "This tally cannot run: " + one_line(error))
+            if isinstance(error, WorkerStopped) or self.custom_active:
+                self.tell_custom(one_line(error))
+            if self.worker is not None:
+                self.show_exact_status(ExactStatus(False, None, str(error), None, 0.0))
+                set_text(STATUS, "This tally cannot run: " + one_line(error))
             return
         if generation == self.generation:
             await self.show_configured(status)
@@ -169,7 +237,7 @@ class Lab:
         first = None  # (page clock, fraction) at the first answer: the time left is measured on the page's clock
         try:
             while True:
-                status = protocol.read(await self.worker.exact_step(EXACT_STEP_MS), ExactStatus)
+                status = protocol.read(await self.ask(self.worker.exact_step(EXACT_STEP_MS)), ExactStatus)
                 if generation != self.generation or status.progress is None:
                     break
                 now = js.performance.now() / 1000
@@ -195,7 +263,7 @@ class Lab:
         if self.worker is None:
             return
         generation = self.generation
-        snapshot = protocol.read(await self.worker.snapshot(self.link.view.heat), Snapshot)
+        snapshot = protocol.read(await self.ask(self.worker.snapshot(self.link.view.heat)), Snapshot)
         if generation == self.generation:
             self.draw(snapshot)
 
@@ -204,12 +272,23 @@ class Lab:
         try:
             while self.running:
                 generation = self.generation
-                snapshot = protocol.read(await self.worker.run_for(CHUNK_MS, self.link.view.heat), Snapshot)
+                snapshot = protocol.read(await self.ask(self.worker.run_for(CHUNK_MS, self.link.view.heat)), Snapshot)
                 if generation == self.generation:
                     self.draw(snapshot)  # also the chunk that was under way when Pause came
+        except protocol.ProtocolError as error:
+            if not (self.custom_active or isinstance(error, WorkerStopped)):
+                raise
+            self.tell_custom(one_line(error))  # the user's shuffle failed: said beside their code
+            set_text(STATUS, "Paused: your shuffle stopped (see the message under your code).")
+            return
         finally:
             self.running = False  # after a failure too, so Start works again
         set_text(STATUS, "Paused.")
+
+    def tell_custom(self, message: str) -> None:
+        """Pass a one-line message about the user's shuffle to whoever shows it."""
+        for listener in self.custom_listeners:
+            listener(message)
 
     def retry(self) -> None:
         """Try to start the worker again after it failed."""
@@ -250,6 +329,9 @@ class Lab:
         self.latest = snapshot
         set_text("trials", str(snapshot.trials))
         set_text("rate", f"{round(snapshot.rate):,}" if snapshot.trials else "–")
+        if snapshot.memory:
+            set_text("worker-memory", "%.1f" % (snapshot.memory / 1e6))
+            show("worker-memory-line", True)
         draw_heatmap(snapshot)
         set_text("heat-summary", snapshot.summary.get("heat_summary", ""))
         draw_legend(snapshot.legend)
@@ -279,7 +361,7 @@ class Lab:
         if self.worker is None:
             return
         self.riffle_n = n
-        report = protocol.read(await self.worker.riffle(n, RIFFLE_MAX_K), RiffleReport)
+        report = protocol.read(await self.ask(self.worker.riffle(n, RIFFLE_MAX_K)), RiffleReport)
         if self.riffle_n == n:
             draw_riffle_chart(report)
 
@@ -472,6 +554,9 @@ def mount(page) -> Lab:
     on("heatmap", "pointerleave", lambda event: hide_tooltip() if str(event.pointerType) == "mouse" else None)
     on("heatmap", "keydown", lambda event: move_cell_cursor(lab, event))
     on("heatmap", "blur", lambda event: hide_tooltip())
+    from . import custom_view  # it uses this module's spawn: imported once this module is whole
+
+    custom_view.mount(page, lab)
     return lab
 
 

@@ -6,8 +6,9 @@ A link holds two things, kept apart:
   seed, deck, players, cards each, style, and the player seed of a sealed deal, if any).
   It is validated when made and hashable; a valid v1 link shows the same cards forever.
 * ``View``: the page's view state (tab, the lab's deck size and heat-map view, the
-  tally seed, and the commitment a reveal link asks the page to check). It may change
-  meaning between versions; the deal never does.
+  tally seed, the commitment a reveal link asks the page to check, and the code of the
+  lab's editor, which a link only shows, never runs). It may change meaning between
+  versions; the deal never does.
 
 ``FIELDS`` describes every URL parameter and form control once. ``read_link`` never
 raises: a missing, unknown, malformed or out-of-range value falls back to its default
@@ -20,6 +21,7 @@ Portable core: runs unchanged on CPython, Pyodide and MicroPython.
 
 from . import catalog
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckError, DeckSpec
+from .codelink import CodeLinkError, pack_code, unpack_code
 from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError, check_deal, deal
 from .errors import ShuffleLabError, sentence_start
 from .rng import STREAM_VERSION, new_seed, stream
@@ -147,7 +149,7 @@ class Field:
                  choices=None, control=None, applies=None) -> None:
         self.key = key  # the URL parameter
         self.label = label  # how a notice names it
-        self.kind = kind  # "version", "whole", "choice", "seed", "text" or "commitment"
+        self.kind = kind  # "version", "whole", "choice", "seed", "text", "commitment" or "code"
         self.part = part  # "deal" (the permanent contract) or "view"
         self.default = default
         self.low = low  # whole numbers: inclusive limits; texts: high is the maximum length
@@ -192,6 +194,11 @@ class Field:
             return raw, None
         if self.kind == "seed" and raw == "":
             return fresh_seed(), None
+        if self.kind == "code":
+            try:
+                return (unpack_code(raw) if raw else ""), None
+            except CodeLinkError as error:
+                return self._reject(values, fresh_seed, "%s %s can't be read (%s)" % (self.label, quoted(raw, 20), error))
         if self.kind == "commitment":
             digits = commitment_text(raw) if raw.strip(" \t\n\r") else ""
             if digits is None:
@@ -202,6 +209,10 @@ class Field:
         if problem:
             return self._reject(values, fresh_seed, "%s %s %s" % (self.label, quoted(raw), problem))
         return raw, None
+
+    def write(self, value) -> str:
+        """Return a value as the link writes it (code packed, everything else as text)."""
+        return pack_code(value) if self.kind == "code" else str(value)
 
     def _read_version(self, raw: str, values: dict, fresh_seed):
         number = whole_number(raw)
@@ -264,7 +275,8 @@ FIELDS = tuple(
        Field("n", "Lab cards", "whole", "view", LAB_DEFAULT_N, LAB_MIN_N, LAB_MAX_N, control="lab-n"),
        Field("heat", "Heat map view", "choice", "view", HEAT_VIEWS[0], choices=HEAT_VIEWS),
        Field("tseed", "Tally seed", "text", "view", "", 0, MAX_TALLY_SEED_LENGTH, control="tally-seed"),
-       Field("commit", "Commitment", "commitment", "view", "")]
+       Field("commit", "Commitment", "commitment", "view", ""),
+       Field("code", "Code", "code", "view", "")]
 )
 FIELD_BY_KEY = {field.key: field for field in FIELDS}
 
@@ -346,18 +358,19 @@ class DealSpec:
 class View:
     """What the page shows besides the deal: the tab, and the bias lab's settings."""
 
-    __slots__ = ("view", "lab_n", "heat", "tally_seed", "commitment")
+    __slots__ = ("view", "lab_n", "heat", "tally_seed", "commitment", "code")
 
     def __init__(self, view: str = VIEWS[0], lab_n: int = LAB_DEFAULT_N, heat: str = HEAT_VIEWS[0],
-                 tally_seed: str = "", commitment: str = "") -> None:
+                 tally_seed: str = "", commitment: str = "", code: str = "") -> None:
         self.view = view
         self.lab_n = lab_n
         self.heat = heat
         self.tally_seed = tally_seed
         self.commitment = commitment  # "" or 64 lower-case hex digits: the page checks the deal against it
+        self.code = code  # "" or the lab editor's code (Python source), shown on opening, never run by it
 
     def _key(self) -> tuple:
-        return (self.view, self.lab_n, self.heat, self.tally_seed, self.commitment)
+        return (self.view, self.lab_n, self.heat, self.tally_seed, self.commitment, self.code)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, View) and self._key() == other._key()
@@ -366,12 +379,12 @@ class View:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return "View(view=%r, lab_n=%r, heat=%r, tally_seed=%r, commitment=%r)" % self._key()
+        return "View(view=%r, lab_n=%r, heat=%r, tally_seed=%r, commitment=%r, code=%r)" % self._key()
 
     def replace(self, **changes) -> "View":
         """Return a copy with some fields changed."""
         values = {"view": self.view, "lab_n": self.lab_n, "heat": self.heat, "tally_seed": self.tally_seed,
-                  "commitment": self.commitment}
+                  "commitment": self.commitment, "code": self.code}
         values.update(changes)
         return View(**values)
 
@@ -401,7 +414,7 @@ class Link:
         values = {"v": spec.version, "algo": spec.algo, "seed": spec.seed, "deck": deck.kind,
                   "players": spec.players, "cards": spec.cards_each, "style": spec.style,
                   "view": view.view, "n": view.lab_n, "heat": view.heat, "tseed": view.tally_seed,
-                  "commit": view.commitment}
+                  "commit": view.commitment, "code": view.code}
         if spec.player_seed is not None:
             values["pseed"] = spec.player_seed
         values.update(spec.params)
@@ -423,7 +436,7 @@ class Link:
         pairs = []
         for f in FIELDS:
             if f.key in values and f.applies_to(values) and (f.part == "deal" or values[f.key] != f.default):
-                pairs.append((f.key, str(values[f.key])))
+                pairs.append((f.key, f.write(values[f.key])))
         return encode_query(pairs)
 
     def replace_deal(self, **changes) -> "Link":
@@ -493,7 +506,8 @@ def _link_from(values: dict) -> Link:
     params = [(p.name, values[p.name]) for p in entry.params]
     spec = DealSpec(values["algo"], params, values["seed"], _deck_of(values), values["players"],
                     values["cards"], values["style"], values["v"], values["pseed"] or None)
-    return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"], values["commit"]))
+    return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"], values["commit"],
+                           values["code"]))
 
 
 def _is_tracking(key: str) -> bool:

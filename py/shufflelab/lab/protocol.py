@@ -19,7 +19,7 @@ import json
 
 from ..errors import ShuffleLabError
 
-PROTOCOL_VERSION = 2  # 2: ExactStatus.progress, and exact_step in place of compute_exact
+PROTOCOL_VERSION = 2  # 2: ExactStatus.progress, exact_step in place of compute_exact, use_code, Snapshot.memory
 
 
 class ProtocolError(ShuffleLabError):
@@ -81,17 +81,25 @@ class Snapshot(Message):
     cell at a time for the tooltip (``count_at``), never parsed whole on the page (and
     never as JavaScript numbers, which MicroPython's bridge truncates to 32 bits);
     ``legend``: [[score, text]]; ``summary``: the verdict, its sentence, the figures and
-    the fixed-point bars.
+    the fixed-point bars; ``memory``: the worker's WebAssembly memory in bytes (None where
+    it can't be read), which only grows, so a long run shows any leak.
     """
 
     KIND = "snapshot"
-    FIELDS = ("n", "trials", "rate", "legend", "summary", "pixels", "counts")
+    FIELDS = ("n", "trials", "rate", "legend", "summary", "pixels", "counts", "memory")
     BLOBS = ("pixels", "counts")
 
     def count_at(self, card: int, position: int) -> int:
         """Return how many shuffles put ``card`` at ``position``."""
         start = 8 * (card * self.n + position)
         return int.from_bytes(bytes(self.counts[start + k] for k in range(8)), "little")
+
+
+class CodeReady(Message):
+    """The user's shuffle compiled in the worker and registered as the algorithm ``algo``."""
+
+    KIND = "code"
+    FIELDS = ("algo",)
 
 
 class RiffleReport(Message):

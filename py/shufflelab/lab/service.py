@@ -11,11 +11,12 @@ import time
 from array import array
 
 from .. import catalog
+from ..custom import register_custom
 from ..errors import ShuffleLabError
 from ..exact import position_matrix, riffle_tv
 from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, measured_riffle_tv
 from . import heatmap, protocol
-from .protocol import ExactStatus, RiffleReport, Snapshot, TallyConfig
+from .protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
 from .summary import summarize
 
 FIRST_BATCH = 64
@@ -169,6 +170,7 @@ class LabService:
     def __init__(self) -> None:
         self.session = None
         self.computed = set()  # (algo, n) whose slow exact matrices the exact package has cached
+        self.memory_probe = None  # () -> bytes of the worker's memory; the worker sets it (it can read Pyodide's)
 
     @answering
     def configure(self, config_json: str) -> list:
@@ -180,6 +182,16 @@ class LabService:
         else:  # a slow one: time its first steps, so the estimate offered is this machine's
             self.session.advance_matrix(CALIBRATION_SECONDS, self.computed)
         return protocol.answer(self.session.exact_status(self.computed))
+
+    @answering
+    def use_code(self, source) -> list:
+        """Compile the user's shuffle and register it as the algorithm ``custom``; answer CodeReady.
+
+        Code that does not compile, or fails when it first runs, comes back as the failure's
+        one line (quoting the user's line); the page configures the tally afterwards.
+        """
+        entry = register_custom(str(source))
+        return protocol.answer(CodeReady(entry.id))
 
     @answering
     def exact_step(self, milliseconds) -> list:
@@ -197,12 +209,18 @@ class LabService:
         """Tally for about ``milliseconds`` (at most a second) and answer a Snapshot drawn for ``view``."""
         session = self.current()
         session.run_for(max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000)
-        return protocol.answer(session.snapshot(_view(view)))
+        return self.answer_snapshot(session, view)
 
     @answering
     def snapshot(self, view: str) -> list:
         """Answer a Snapshot of the tally so far, drawn for ``view``, without shuffling more."""
-        return protocol.answer(self.current().snapshot(_view(view)))
+        return self.answer_snapshot(self.current(), view)
+
+    def answer_snapshot(self, session: Session, view: str) -> list:
+        """Answer the session's Snapshot for ``view``, with the worker's memory where it can be read."""
+        snapshot = session.snapshot(_view(view))
+        snapshot.memory = self.memory_probe() if self.memory_probe is not None else None
+        return protocol.answer(snapshot)
 
     @answering
     def riffle(self, n, max_k) -> list:
@@ -233,7 +251,8 @@ def _view(view: str) -> str:
 SERVICE = LabService()
 configure = SERVICE.configure
 exact_step = SERVICE.exact_step
+use_code = SERVICE.use_code
 run_for = SERVICE.run_for
 snapshot = SERVICE.snapshot
 riffle = SERVICE.riffle
-EXPORTS = ["configure", "exact_step", "run_for", "snapshot", "riffle"]
+EXPORTS = ["configure", "exact_step", "run_for", "snapshot", "riffle", "use_code"]

@@ -4,7 +4,7 @@ import pytest
 
 from shufflelab.exact import physical, position_matrix
 from shufflelab.lab import protocol, service
-from shufflelab.lab.protocol import ExactStatus, ProtocolError, RiffleReport, Snapshot, TallyConfig
+from shufflelab.lab.protocol import CodeReady, ExactStatus, ProtocolError, RiffleReport, Snapshot, TallyConfig
 
 
 @pytest.fixture
@@ -103,13 +103,65 @@ def test_riffle_report_has_exact_and_small_deck_measured_distances(lab):
     assert big.measured is None and round(big.tv[6], 3) == 0.334
 
 
-def test_the_worker_exports_exactly_the_service(lab):
+def test_the_worker_exports_exactly_the_service_and_hands_it_pyodides_memory(lab, monkeypatch):
     import importlib.util
+    import sys
     from pathlib import Path
+    from types import SimpleNamespace
 
+    # Pyodide's JavaScript API, as the worker sees it: only the memory's size is read
+    heap = SimpleNamespace(length=33_554_432)
+    monkeypatch.setitem(sys.modules, "pyodide_js", SimpleNamespace(_module=SimpleNamespace(HEAP8=heap)))
+    monkeypatch.setattr(service.SERVICE, "memory_probe", None)
     path = Path(__file__).resolve().parents[3] / "py" / "worker.py"
     spec = importlib.util.spec_from_file_location("lab_worker", path)
     worker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(worker)
     assert worker.__export__ == service.EXPORTS
     assert all(callable(getattr(worker, name)) for name in worker.__export__)
+    heap.length = 37_748_736  # read afresh at every snapshot
+    assert service.SERVICE.memory_probe() == 37_748_736
+
+
+def test_a_snapshot_carries_the_workers_memory_when_the_worker_can_read_it(lab):
+    configure(lab, "fisher-yates", 5)
+    assert protocol.read(lab.snapshot("observed"), Snapshot).memory is None  # CPython: nothing to read
+    lab.memory_probe = lambda: 31_457_280
+    assert protocol.read(lab.run_for(10, "observed"), Snapshot).memory == 31_457_280
+    assert protocol.read(lab.snapshot("observed"), Snapshot).memory == 31_457_280
+
+
+SWAP_ANY_CODE = """def shuffle(cards, rng):
+    n = len(cards)
+    for i in range(n - 1, -1, -1):  # as the built-in swap-any: from the bottom card up
+        j = rng.below(n)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+"""
+
+
+def test_the_users_code_is_registered_and_tallied_like_a_built_in(lab):
+    assert protocol.read(lab.use_code(SWAP_ANY_CODE), CodeReady).algo == "custom"
+    status = configure(lab, "custom", 4)
+    # up to 6 cards its exact matrix comes from walking every path: swap-any's, exactly
+    assert status.available
+    assert status.matrix == [[float(p) for p in row] for row in position_matrix("swap-any", 4)]
+    snapshot = protocol.read(lab.run_for(50, "difference"), Snapshot)
+    assert snapshot.trials > 0 and sum(snapshot.count_at(card, 0) for card in range(4)) == snapshot.trials
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def shuffle(cards, rng)\n    return cards\n", 'line 1: "def shuffle(cards, rng)"'),
+    ("x = 1\n", "no function named shuffle(cards, rng) is defined"),
+])
+def test_code_that_cannot_run_is_one_line_naming_the_problem(lab, source, message):
+    with pytest.raises(ProtocolError) as raised:
+        protocol.read(lab.use_code(source), CodeReady)
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_shuffle_that_returns_the_wrong_cards_stops_the_tally_with_one_line(lab):
+    protocol.read(lab.use_code("def shuffle(cards, rng):\n    return cards[:-1]\n"), CodeReady)
+    with pytest.raises(ProtocolError, match="returned 6 cards for a deck of 7"):
+        configure(lab, "custom", 7)
+        protocol.read(lab.run_for(50, "observed"), Snapshot)

@@ -1,0 +1,97 @@
+"""The lab's own-shuffle editor: the code box, its Run button and what it says.
+
+The code is a plain ``<textarea>``; ``static/js/editor.mjs`` puts CodeMirror over it the
+first time the box is opened (it keeps the textarea's value current). Not before: compiling
+0.45 MB of CodeMirror is a main-thread task of over 100 ms, which a lab visit that never
+opens the box should not pay while its tally runs. Run hands the code to
+the lab's worker, which compiles and tallies it; nothing here runs it. A link that carries
+code only fills the box and says so: it never presses Run.
+"""
+
+import js
+from pyscript import document
+
+from shufflelab.codelink import MAX_CODE_CHARACTERS
+from shufflelab.lab import protocol
+
+from .dom import element, listen, one_line
+from .lab_view import spawn
+
+CODE = "custom-code"
+SAY = "custom-status"
+EDITOR_SCRIPT = "./static/js/editor.mjs"
+
+
+def say(text: str, error: bool = False) -> None:
+    """Put one line under the code box (an error is marked so, and read out by its status role)."""
+    box = element(SAY)
+    box.textContent = text
+    box.dataset.state = "error" if error else ""
+
+
+def load_editor() -> None:
+    """Add the editor's script once, when the box is first opened (the deal and the tally never wait for CodeMirror)."""
+    if document.getElementById("editor-script") is None:
+        script = document.createElement("script")
+        script.type = "module"
+        script.id = "editor-script"
+        script.src = EDITOR_SCRIPT
+        document.head.appendChild(script)
+
+
+def show_code(source: str) -> None:
+    """Put ``source`` in the code box (and in CodeMirror, if it is there)."""
+    box = element(CODE)
+    box.value = source
+    box.dispatchEvent(js.Event.new("shufflelab:set"))
+
+
+class CustomView:
+    """Follows the link's code (shown, never run) and runs the box's code when the user asks."""
+
+    def __init__(self, lab) -> None:
+        self.lab = lab
+        self.shown_code = ""  # the code of the link last put in the box
+
+    def link_changed(self, link) -> None:
+        """A link's code goes into the box once (which opens it), with a note that it has not run."""
+        code = link.view.code
+        if code and code != self.shown_code:
+            self.shown_code = code
+            if code != str(element(CODE).value):
+                show_code(code)
+                element("mine").open = True  # its toggle event loads the editor
+                say("This link carries the code above. It has not run: press Run to run it in the lab's worker.")
+
+    async def run(self) -> None:
+        """Send the box's code to the worker and tally it; say what went wrong in one line if it can't."""
+        source = str(element(CODE).value)
+        if len(source) > MAX_CODE_CHARACTERS:
+            say("Your code is %d characters long; the lab takes up to %d." % (len(source), MAX_CODE_CHARACTERS), True)
+            return
+        if self.lab.worker is None:
+            say("The lab's worker is not ready yet; Run works once it is.", True)
+            return
+        say("Compiling your shuffle in the lab's worker…")
+        try:
+            self.shown_code = source
+            await self.lab.use_code(source)
+        except protocol.ProtocolError as error:
+            say("Your shuffle can't run: " + one_line(error), True)
+            return
+        say("Running your shuffle. Choose an algorithm from the menu to go back to it.")
+
+    def failed(self, message: str) -> None:
+        """The worker stopped the user's shuffle: say why under the code."""
+        say("Your shuffle stopped: " + message, True)
+
+
+def mount(page, lab) -> CustomView:
+    """Wire the Run button and follow the page's link."""
+    view = CustomView(lab)
+    page.listeners.append(view.link_changed)
+    lab.custom_listeners.append(view.failed)
+    listen("custom-run", "click", lambda event: spawn(view.run()), SAY)
+    listen("mine", "toggle", lambda event: load_editor() if element("mine").open else None, SAY)
+    view.link_changed(page.link)
+    return view

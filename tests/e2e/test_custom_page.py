@@ -1,0 +1,176 @@
+"""Your own shuffle on the lab tab, driven as a user does: type code in the editor, press Run.
+
+- Swap-with-any (the editor's example) is called biased; Fisher–Yates is not, and on 6 cards
+  its exact matrix comes from walking every path of its draws.
+- A shuffle that returns a shorter list, never returns, or does not compile gets its
+  one-line message under the code, and the page, then the next Run, still work.
+- A link that carries code fills the editor and runs nothing until Run is pressed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, url_params
+
+from shufflelab.codelink import pack_code, unpack_code
+
+FISHER_YATES = """def shuffle(cards, rng):
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+"""
+SHORTER = """def shuffle(cards, rng):
+    return cards[:-1]
+"""
+ENDLESS = """def shuffle(cards, rng):
+    while True:
+        pass
+"""
+BROKEN = """def shuffle(cards, rng)
+    return cards
+"""
+# code that would say so if it ran: its top level raises as soon as it is executed
+LOUD = """raise RuntimeError("this code ran")
+
+def shuffle(cards, rng):
+    return cards
+"""
+VERDICT_TIMEOUT_MS = 90_000  # enough shuffles for a verdict, in Pyodide, on a busy 2-core machine
+
+
+def open_lab(browser, site_url, visit, query: str, label: str):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])  # to paste code
+    opened = open_in(context, f"{site_url}?view=lab&{query}", visit, label)
+    page = opened.page
+    wait_for_worker(page)
+    assert page.query_selector("#editor-script") is None or "code=" in query  # CodeMirror waits for the box
+    if page.get_attribute("#mine", "open") is None:
+        page.click("#mine summary")
+    page.wait_for_selector("#mine .cm-editor", timeout=STEP_TIMEOUT_MS)  # CodeMirror took over (in its shadow root)
+    return context, opened
+
+
+def wait_for_worker(page) -> None:
+    """Run is enabled once the lab's worker is there (the button may sit in the closed box)."""
+    page.wait_for_function("() => !document.getElementById('custom-run').disabled", timeout=WORKER_TIMEOUT_MS)
+
+
+def type_code(page, source: str) -> None:
+    """Replace the editor's text, as a user who selects all and pastes would (CodeMirror handles the paste itself)."""
+    if not page.is_visible("#mine .cm-content"):
+        page.click("#mine summary")
+    page.click("#mine .cm-content")
+    page.keyboard.press("Control+A")
+    page.evaluate("text => navigator.clipboard.writeText(text)", source)
+    page.keyboard.press("Control+V")
+    page.wait_for_function("code => document.getElementById('custom-code').value === code", arg=source,
+                           timeout=STEP_TIMEOUT_MS)
+
+
+def press_run(page) -> None:
+    if not page.is_visible("#custom-run"):
+        page.click("#mine summary")
+    page.click("#custom-run")
+
+
+def wait_for_verdict(page, verdicts: tuple[str, ...]) -> str:
+    page.wait_for_function("wanted => wanted.includes(document.getElementById('verdict').dataset.verdict)",
+                           arg=list(verdicts), timeout=VERDICT_TIMEOUT_MS)
+    return page.get_attribute("#verdict", "data-verdict")
+
+
+def custom_status(page) -> tuple[str, str]:
+    return page.get_attribute("#custom-status", "data-state"), page.text_content("#custom-status")
+
+
+def wait_for_error(page) -> str:
+    page.wait_for_function("() => document.getElementById('custom-status').dataset.state === 'error'",
+                           timeout=WORKER_TIMEOUT_MS)
+    return custom_status(page)[1]
+
+
+def test_swap_with_any_is_called_biased_and_the_link_carries_it(browser, site_url, visit):
+    context, opened = open_lab(browser, site_url, visit, "n=8", "test_custom_page: swap-any")
+    page = opened.page
+    try:
+        example = page.input_value("#custom-code")
+        assert "rng.below(n)" in example  # the editor starts with swap-with-any
+        press_run(page)
+        assert wait_for_verdict(page, ("biased",)) == "biased"
+        assert custom_status(page)[1].startswith("Running your shuffle")
+        assert unpack_code(url_params(page.url)["code"]) == example  # the share link carries the code that ran
+        assert problems(opened) == []
+    finally:
+        context.close()
+
+
+def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site_url, visit):
+    context, opened = open_lab(browser, site_url, visit, "n=6", "test_custom_page: fisher-yates")
+    page = opened.page
+    try:
+        type_code(page, FISHER_YATES)
+        press_run(page)
+        page.wait_for_function("() => document.getElementById('exact-note').textContent.startsWith('Exact matrix')",
+                               timeout=WORKER_TIMEOUT_MS)
+        assert page.is_enabled('input[name="heat"][value="difference"]')  # the exact views exist for it
+        assert wait_for_verdict(page, ("no-bias", "biased", "suspicious")) == "no-bias"
+        assert problems(opened) == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("source, message", [
+    (SHORTER, "returned 5 cards for a deck of 6"),
+    (BROKEN, 'line 1: "def shuffle(cards, rng)"'),
+], ids=["shorter list", "syntax error"])
+def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_url, visit, source, message):
+    context, opened = open_lab(browser, site_url, visit, "n=6", "test_custom_page: wrong")
+    page = opened.page
+    try:
+        type_code(page, source)
+        press_run(page)
+        said = wait_for_error(page)
+        assert message in said, said
+        assert "\n" not in said and "Traceback" not in said
+        type_code(page, FISHER_YATES)  # the page still works: the next Run runs
+        press_run(page)
+        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0",
+                               timeout=WORKER_TIMEOUT_MS)
+        assert custom_status(page)[0] != "error"
+    finally:
+        context.close()
+
+
+def test_a_shuffle_that_never_returns_is_stopped_and_the_worker_restarts(browser, site_url, visit):
+    context, opened = open_lab(browser, site_url, visit, "n=6", "test_custom_page: endless")
+    page = opened.page
+    try:
+        type_code(page, ENDLESS)
+        press_run(page)
+        said = wait_for_error(page)
+        assert "ran over 10 s without returning" in said, said
+        wait_for_worker(page)  # a new worker
+        type_code(page, FISHER_YATES)
+        press_run(page)
+        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0",
+                               timeout=WORKER_TIMEOUT_MS)
+        assert page.get_attribute("#custom-status", "data-state") != "error"
+    finally:
+        context.close()
+
+
+def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, site_url, visit):
+    context, opened = open_lab(browser, site_url, visit, f"n=6&code={pack_code(LOUD)}", "test_custom_page: link")
+    page = opened.page
+    try:
+        assert page.input_value("#custom-code") == LOUD
+        assert page.get_attribute("#mine", "open") is not None
+        state, text = custom_status(page)
+        assert state != "error" and "It has not run: press Run" in text
+        page.wait_for_timeout(1_500)  # time enough for anything that would run by itself
+        assert custom_status(page) == (state, text) and page.text_content("#trials") == "0"
+        press_run(page)  # only now does it run, and its top level raises
+        assert 'RuntimeError: this code ran' in wait_for_error(page)
+    finally:
+        context.close()
