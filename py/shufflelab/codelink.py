@@ -15,7 +15,7 @@ Portable core: runs unchanged on CPython, Pyodide and MicroPython.
 import binascii
 import io
 
-from .errors import ShuffleLabError
+from .errors import ShuffleLabError, quoted
 
 MAX_CODE_CHARACTERS = 8000  # a shuffle is a few lines; a link stays well under browsers' limits
 MAX_TOKEN_CHARACTERS = 12000
@@ -72,7 +72,8 @@ def unpack_code(token: str) -> str:
         raise CodeLinkError("the code in the link is %d characters long; at most %d" % (len(token), MAX_TOKEN_CHARACTERS))
     for character in token:
         if character not in _BASE64URL:
-            raise CodeLinkError("the code in the link has %r, which base64url does not use" % character)
+            raise CodeLinkError("the code in the link has %s (U+%04X), which base64url does not use" % (
+                quoted(character), ord(character)))
     if len(token) % 4 == 1:
         raise CodeLinkError("the code in the link is cut short")
     padded = token.replace("-", "+").replace("_", "/") + "=" * (-len(token) % 4)

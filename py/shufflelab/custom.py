@@ -23,11 +23,10 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 from . import catalog
-from .errors import ShuffleLabError
+from .errors import ShuffleLabError, printable
 from .exact.errors import ExactTooCostly
 from .exact.matrices import position_matrix_from_distribution
 from .exact.orders import outcome_distribution
-from .link import printable
 from .rng import WORD_SPAN
 
 CUSTOM_ID = "custom"

@@ -23,9 +23,9 @@ from . import catalog
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckError, DeckSpec
 from .codelink import CodeLinkError, pack_code, unpack_code
 from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError, check_deal, deal
-from .errors import ShuffleLabError, sentence_start
+from .errors import ShuffleLabError, is_control, quoted, sentence_start
 from .rng import STREAM_VERSION, new_seed, stream
-from .urlquery import encode_query, parse_query
+from .urlquery import Undecodable, encode_query, parse_query
 
 MAX_SEED_LENGTH = 256
 MAX_TALLY_SEED_LENGTH = 64
@@ -79,7 +79,7 @@ def text_problem(text: str, max_length: int, allow_empty: bool = False):
         return "is longer than %d characters" % max_length
     for character in text:
         code = ord(character)
-        if _is_control(code):
+        if is_control(code):
             return "contains a control character (U+%04X)" % code
         if 0xD800 <= code <= 0xDFFF:
             return "contains an unpaired surrogate (U+%04X)" % code
@@ -94,28 +94,6 @@ def check_seed(text: str, what: str = "the seed") -> str:
     if problem:
         raise SeedError("%s %s %s" % (what, quoted(text), problem))
     return text
-
-
-def quoted(text: str, limit: int = 40) -> str:
-    """Return ``text`` in quotes, shortened to ``limit`` characters, with what would break the line shown as '\ufffd'."""
-    return "'" + printable(text, limit) + "'"
-
-
-def printable(text: str, limit: int) -> str:
-    """Return ``text`` shortened to ``limit`` characters ('…' last), with what would break the line shown as '\ufffd'."""
-    short = text if len(text) <= limit else text[:limit - 1] + "…"
-    return "".join("\ufffd" if _breaks_line(c) else c for c in short)
-
-
-def _is_control(code: int) -> bool:
-    """True for the C0 and C1 control characters and DEL."""
-    return code < 0x20 or 0x7F <= code < 0xA0
-
-
-def _breaks_line(character: str) -> bool:
-    """True for control characters, surrogates and the line and paragraph separators."""
-    code = ord(character)
-    return _is_control(code) or 0xD800 <= code <= 0xDFFF or code in (0x2028, 0x2029)
 
 
 def whole_number(text: str):
@@ -170,11 +148,11 @@ class Field:
         return self.applies is None or self.applies(values)
 
     def read(self, raw, values: dict, fresh_seed):
-        """Return ``(value, notice or None)`` for a raw URL value (None: absent; False: not UTF-8)."""
+        """Return ``(value, notice or None)`` for a raw URL value (None: absent; an Undecodable: not UTF-8)."""
         if raw is None:
             return (fresh_seed() if self.kind == "seed" else self.default), None
-        if raw is False:
-            return self._reject(values, fresh_seed, "%s is not valid UTF-8 text" % self.label)
+        if isinstance(raw, Undecodable):
+            return self._reject(values, fresh_seed, "%s %s is not valid UTF-8 text" % (self.label, quoted(raw.written)))
         if self.kind == "version":
             return self._read_version(raw, values, fresh_seed)
         if self.kind == "whole":
@@ -462,7 +440,7 @@ def read_link(query: str, fresh_seed=new_seed, strict_deal: bool = False):
     for key, value in parse_query(query):
         if key in FIELD_BY_KEY:
             if key not in raw:  # the first of repeated keys wins
-                raw[key] = False if value is None else value
+                raw[key] = value
         elif not _is_tracking(key) and key not in unknown:
             unknown.append(key)
     return read_values(raw, fresh_seed, strict_deal, unknown)
@@ -471,7 +449,7 @@ def read_link(query: str, fresh_seed=new_seed, strict_deal: bool = False):
 def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unknown=()):
     """Return ``(Link, notices)`` from raw texts by URL key (the form's values, or a query's).
 
-    A raw value is a string, or False for text that was not valid UTF-8; absent keys take
+    A raw value is a string, or an Undecodable for text that was not valid UTF-8; absent keys take
     their defaults.
     """
     values = {}

@@ -1,7 +1,8 @@
 """URL query strings, read and written the way browsers and ``urllib.parse`` do.
 
 ``parse_query`` splits ``a=1&b=x+y`` into pairs, percent-decodes them and decodes UTF-8
-strictly: a value that is not valid UTF-8 is reported as such, never silently replaced.
+strictly, on MicroPython too: a value that is not valid UTF-8 is reported as such, as it
+was written, never silently replaced.
 ``encode_query`` writes pairs as ``urllib.parse.urlencode`` does (``quote_plus``), so a
 link written here reads back the same anywhere. Portable core (MicroPython has no
 ``urllib``); the tests compare both with ``urllib.parse``.
@@ -53,14 +54,65 @@ def unquote_bytes(text: str):
     return bytes(out)
 
 
+class Undecodable:
+    """A query value that is not valid UTF-8, kept as written in the URL so that a message can quote it."""
+
+    def __init__(self, written: str) -> None:
+        self.written = written
+
+    def __repr__(self) -> str:
+        return "Undecodable(%r)" % self.written
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Undecodable) and other.written == self.written
+
+    def __hash__(self) -> int:
+        return hash(self.written)
+
+
+# Well-formed UTF-8 (Unicode's table 3-7): lead byte -> (continuation bytes, range of the first of them).
+# MicroPython's decode lets surrogates (ED A0 80) and overlong forms through; CPython's does not.
+_UTF8_LEADS = {}
+_UTF8_LEADS.update({b: (1, 0x80, 0xBF) for b in range(0xC2, 0xE0)})
+_UTF8_LEADS.update({b: (2, 0x80, 0xBF) for b in range(0xE1, 0xF0)})
+_UTF8_LEADS.update({0xE0: (2, 0xA0, 0xBF), 0xED: (2, 0x80, 0x9F)})
+_UTF8_LEADS.update({0xF0: (3, 0x90, 0xBF), 0xF1: (3, 0x80, 0xBF), 0xF2: (3, 0x80, 0xBF), 0xF3: (3, 0x80, 0xBF),
+                    0xF4: (3, 0x80, 0x8F)})
+
+
+def well_formed_utf8(raw: bytes) -> bool:
+    """True when ``raw`` is well-formed UTF-8: no surrogates, overlong forms or code points past U+10FFFF."""
+    i, end = 0, len(raw)
+    while i < end:
+        byte = raw[i]
+        if byte < 0x80:
+            i += 1
+            continue
+        lead = _UTF8_LEADS.get(byte)
+        if lead is None:
+            return False
+        more, low, high = lead
+        if i + more >= end:  # cut short
+            return False
+        if not low <= raw[i + 1] <= high:
+            return False
+        for k in range(2, more + 1):
+            if not 0x80 <= raw[i + k] <= 0xBF:
+                return False
+        i += more + 1
+    return True
+
+
 def utf8_or_none(raw):
-    """Return ``raw`` decoded as UTF-8, or None when it is not valid UTF-8 (or is None)."""
+    """Return ``raw`` decoded as UTF-8, or None when it is not well-formed UTF-8 (or is None), on every Python."""
     if raw is None:
         return None
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeError:
         return None
+    # plain ASCII decodes one character a byte and needs no second look
+    return text if len(text) == len(raw) or well_formed_utf8(raw) else None
 
 
 def shown_bytes(raw: bytes) -> str:
@@ -69,7 +121,7 @@ def shown_bytes(raw: bytes) -> str:
 
 
 def parse_query(query: str) -> list:
-    """Return ``[(key, value), ...]`` of a query (leading '?' allowed); value is None where it is not valid UTF-8.
+    """Return ``[(key, value), ...]`` of a query (leading '?' allowed); a value that is not UTF-8 is an Undecodable.
 
     As ``urllib.parse.parse_qsl(query, keep_blank_values=True)``: pairs split on '&', a
     pair without '=' has an empty value, empty pairs are skipped. A key that is not valid
@@ -86,5 +138,6 @@ def parse_query(query: str) -> list:
         decoded_key = utf8_or_none(raw_key)
         if decoded_key is None:
             decoded_key = "\ufffd" if raw_key is None else shown_bytes(raw_key)
-        pairs.append((decoded_key, utf8_or_none(unquote_bytes(value))))
+        decoded = utf8_or_none(unquote_bytes(value))
+        pairs.append((decoded_key, Undecodable(value) if decoded is None else decoded))
     return pairs

@@ -226,6 +226,39 @@ def check_seal(report, data):
            lambda case: "commitment=%s player_seed=%r" % (case.get("commitment"), case.get("player_seed")), _seal, _sealed)
 
 
+# --- reading links: the same text on every interpreter (no golden file: a link is read, never kept) ----
+
+# (query, the notices read_link gives): UTF-8 read strictly (MicroPython's own decode lets surrogates
+# and overlong forms through), and messages that quote a value the same way everywhere
+READING = {"cases": [
+    ["players=%FF", ["Players '%FF' is not valid UTF-8 text; using 4"]],
+    ["players=%ED%A0%80", ["Players '%ED%A0%80' is not valid UTF-8 text; using 4"]],
+    ["players=%C0%AF", ["Players '%C0%AF' is not valid UTF-8 text; using 4"]],
+    ["players=%F4%90%80%80", ["Players '%F4%90%80%80' is not valid UTF-8 text; using 4"]],
+    ["players=%C3", ["Players '%C3' is not valid UTF-8 text; using 4"]],
+    ["seed=%C3%9F%E2%80%8D%F0%9F%82%A1", []],
+    ["code=%C3%9F", ["Code '\u00df' can't be read (the code in the link has '\u00df' (U+00DF), which base64url does not use); "
+                     "using none"]],
+    ["code=%EF%BC%94", ["Code '\uff14' can't be read (the code in the link has '\uff14' (U+FF14), which base64url does "
+                        "not use); using none"]],
+]}
+
+
+def _reading():
+    from shufflelab import link
+
+    return link.read_link
+
+
+def _read(read_link, case):
+    query, notices = case
+    return _differs("notices", [str(n) for n in read_link(query, lambda: "fresh")[1]], notices)
+
+
+def check_reading(report):
+    _group(report, "reading", READING, "cases", lambda case: "query=%s" % case[0], _reading, _read)
+
+
 # --- the run ----------------------------------------------------------------------------------
 
 
@@ -241,6 +274,7 @@ def _load(report, golden, name):
 def run(golden, report):
     """Check every golden file in directory ``golden``, counting into ``report``."""
     golden = str(golden).rstrip("/") or "/"
+    check_reading(report)
     checks = {"stream_v1.json": check_stream, "algorithms_v1.json": check_algorithms, "seal_v1.json": check_seal}
     for name in KNOWN:
         data = _load(report, golden, name)

@@ -34,7 +34,7 @@ def test_the_token_is_raw_deflate_any_decoder_reads():
 
 
 @pytest.mark.parametrize("token, why", [
-    ("ab*c", "has '*', which base64url does not use"),
+    ("ab*c", "has '*' (U+002A), which base64url does not use"),
     ("A", "is cut short"),
     ("AAAA", "is not compressed code"),
     (pack_code(SWAP_ANY)[:-8], "is not compressed code (it may be cut short)"),

@@ -33,7 +33,7 @@ from shufflelab.link import (
     read_link,
     read_values,
 )
-from shufflelab.urlquery import parse_query, quote_plus
+from shufflelab.urlquery import Undecodable, parse_query, quote_plus
 
 GOLDEN = json.loads((Path(__file__).resolve().parent.parent / "golden" / "algorithms_v1.json").read_text("utf-8"))
 FRESH = "fresh-seed"
@@ -143,7 +143,8 @@ def test_the_fresh_seed_comes_from_the_given_source():
 def test_read_values_reads_a_forms_texts_as_a_query():
     form = {"algo": "riffle-gsr", "passes": "3", "seed": "form", "players": "2", "cards": "6", "view": "lab"}
     assert read_values(form, fixed_seed) == read(quote_plus_query(form))
-    assert read_values({"seed": False}, fixed_seed)[1][0].field == "seed"  # False: not UTF-8
+    [notice] = read_values({"seed": Undecodable("%FF")}, fixed_seed)[1]  # as a query's value that is not UTF-8
+    assert notice.field == "seed" and "'%FF' is not valid UTF-8" in str(notice)
 
 
 def quote_plus_query(values):
@@ -168,8 +169,8 @@ def quote_plus_query(values):
      ("n=1e2", "Lab cards '1e2' is not a whole number from 2 to 128; using 52"),
      ("heat=%3Cb%3E", "Heat map view '<b>' is not one of observed, exact, difference; using observed"),
      ("seed=a%01b", "Seed 'a\ufffdb' contains a control character (U+0001); using a new seed"),
-     ("seed=%FF%FE", "Seed is not valid UTF-8 text; using a new seed"),
-     ("players=%FF", "Players is not valid UTF-8 text; using 4"),
+     ("seed=%FF%FE", "Seed '%FF%FE' is not valid UTF-8 text; using a new seed"),
+     ("players=%FF", "Players '%FF' is not valid UTF-8 text; using 4"),
      ("tseed=" + "t" * 65, "Tally seed '" + "t" * 39 + "…' is longer than 64 characters; using none"),
      ("a=1&b=2&c=3&d=4", "Ignored 4 unknown parameters: 'a', 'b', 'c' and 1 more"),
      ("zzz=1", "Ignored 1 unknown parameter: 'zzz'")],
@@ -506,3 +507,4 @@ def test_a_bad_commitment_or_player_seed_is_named_and_dropped(query, text):
 
 def test_an_empty_commitment_or_player_seed_means_none():
     assert read("seed=s&pseed=&commit=") == (Link(DealSpec(seed="s")), [])
+

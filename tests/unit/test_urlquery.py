@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shufflelab.urlquery import encode_query, parse_query, quote_plus
+from shufflelab.urlquery import Undecodable, encode_query, parse_query, quote_plus, well_formed_utf8
 
 pairs = st.lists(st.tuples(st.text(), st.text()), max_size=8)
 # query-ish text: the characters that mean something in a query, percent escapes (good, bad and
@@ -63,15 +63,30 @@ def _decodes(raw):
 
 
 @given(st.text(min_size=1).filter(lambda k: "&" not in k and "=" not in k), invalid_utf8)
-def test_a_value_that_is_not_utf8_is_none(key, raw):
+def test_a_value_that_is_not_utf8_is_kept_as_written(key, raw):
     query = urlencode([(key, raw)])  # urlencode percent-encodes bytes as they are
-    assert parse_query(query) == [(key, None)]
+    [(got_key, value)] = parse_query(query)
+    assert got_key == key and isinstance(value, Undecodable)
+    assert value.written == query.partition("=")[2]
+    assert not well_formed_utf8(raw)
 
 
 @pytest.mark.parametrize("value", ["%FF%FE", "%C3", "%ED%A0%80", "%F4%90%80%80", "%C0%AF", "a%80b"])
-def test_classic_invalid_sequences_are_none(value):
+def test_classic_invalid_sequences_are_undecodable(value):
     # a lone byte, a cut sequence, a surrogate, beyond U+10FFFF, an overlong '/', a stray continuation
-    assert parse_query("seed=" + value) == [("seed", None)]
+    [(key, got)] = parse_query("seed=" + value)
+    assert key == "seed" and isinstance(got, Undecodable) and got.written == value
+
+
+@given(st.binary(max_size=12))
+def test_well_formed_utf8_is_what_cpython_decodes(raw):
+    assert well_formed_utf8(raw) == (_decodes(raw) is not None)
+
+
+@given(st.text(max_size=12))
+def test_text_is_well_formed_utf8_unless_it_holds_a_surrogate(text):
+    raw = text.encode("utf-8", "surrogatepass")
+    assert well_formed_utf8(raw) == (_decodes(raw) is not None)
 
 
 def test_a_percent_not_followed_by_two_hex_digits_stays_as_it_is():
