@@ -5,11 +5,15 @@ from pyscript import document, window
 
 from shufflelab.deal import DealError
 from shufflelab.errors import sentence_start
-from shufflelab.link import commitment_text, read_link, read_values
+from shufflelab.link import commitment_text, play_steps, read_link, read_values
 from shufflelab.rng import new_seed
 
 from . import deal_view
-from .dom import element, listen, random_bytes, report_failure, set_text, show
+from .dom import element, listen, next_task, random_bytes, report_failure, set_text, show, spawn
+
+# The longest the page computes a deal before the browser may paint and take input again: a long
+# shuffle (100,000 cut-and-insert repetitions, 1.5 s on MicroPython) goes on in slices this long.
+DEAL_SLICE_MS = 40
 
 
 def fresh_seed() -> str:
@@ -26,6 +30,9 @@ class Page:
         self.drawn_deal = None  # the deal whose cards are drawn
         self.listeners = []
         self.changed_at = -1e9  # when a field's change was last applied (performance.now(), ms)
+        self.dealing = 0  # counts deals begun: a long one still going stops when a newer one begins
+        self.busy = False  # a long shuffle is under way
+        self.after_deal = []  # called once the cards being dealt are drawn
 
     def show(self, link, history: str = "replace") -> None:
         """Make ``link`` current: draw what changed, record it in the history, tell the listeners.
@@ -41,10 +48,7 @@ class Page:
         if link.view.view == "deal" and link.deal != self.drawn_deal:
             # a deal costs real work (15,000 cut-and-insert repetitions, 0.25 s): only when it
             # changed, and only when its cards are on screen (the lab's clicks never wait for it)
-            js.performance.mark("shufflelab:deal-start")
-            deal_view.render_deal(link)
-            self.drawn_deal = link.deal
-            js.performance.measure("shufflelab:deal", "shufflelab:deal-start")  # the benchmark reads it
+            self.draw_deal(link)
         deal_view.render_view(link.view.view)
         query = "?" + link.to_query()
         if history == "push" and query != str(window.location.search):
@@ -55,6 +59,47 @@ class Page:
         deal_view.render_seal(link)  # two SHA-256s: cheap, and the view's commitment may have changed alone
         for listener in self.listeners:
             listener(link)
+
+    def draw_deal(self, link) -> None:
+        """Deal the link's cards and draw them; a long shuffle goes on in slices, its panel marked busy meanwhile."""
+        js.performance.mark("shufflelab:deal-start")
+        self.drawn_deal = link.deal
+        self.dealing += 1
+        steps = play_steps(link.deal)
+        outcome = step_for(steps, DEAL_SLICE_MS)
+        self.busy = outcome is None
+        deal_view.show_dealing(self.busy)
+        if self.busy:
+            spawn(self.finish_deal(link, steps, self.dealing))
+        else:
+            self.dealt(link, outcome)
+
+    async def finish_deal(self, link, steps, ticket: int) -> None:
+        """Go on with a long shuffle a slice per browser task, unless a newer deal has begun."""
+        outcome = None
+        while outcome is None:
+            await next_task()
+            if ticket != self.dealing:
+                return
+            outcome = step_for(steps, DEAL_SLICE_MS)
+        self.busy = False
+        deal_view.show_dealing(False)
+        self.dealt(link, outcome)
+
+    def dealt(self, link, outcome) -> None:
+        """Draw a finished deal and tell whoever waited for it."""
+        deal_view.render_deal(link, outcome)
+        js.performance.measure("shufflelab:deal", "shufflelab:deal-start")  # the benchmark reads it
+        waiting, self.after_deal = self.after_deal, []
+        for callback in waiting:
+            callback()
+
+    def when_dealt(self, callback) -> None:
+        """Call ``callback`` once no deal is under way (now, if none is)."""
+        if self.busy:
+            self.after_deal.append(callback)
+        else:
+            callback()
 
     def update_view(self, **changes) -> None:
         """Change the view (tab, lab settings) and keep the deal: one history entry, replaced."""
@@ -67,6 +112,15 @@ PAGE = Page()
 # A click on "Shuffle & deal" (or Enter) that arrives this soon after a field's change event
 # belongs to the same gesture: the change (fired on blur, or by the Enter itself) applied it.
 SAME_GESTURE_MS = 400
+
+
+def step_for(steps, budget_ms: float):
+    """Step a deal (``play_steps``) for up to ``budget_ms``; return its Outcome, or None if it is not done."""
+    end = js.performance.now() + budget_ms
+    for step in steps:
+        if step is not None or js.performance.now() >= end:
+            return step
+    return None
 
 
 def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) -> None:
@@ -211,11 +265,18 @@ def start() -> None:
         status.dataset.state = "ready"
         status.textContent = ""
         status.hidden = True
-        document.documentElement.dataset.ready = "true"
-        js.performance.mark("shufflelab:deal-ready")  # for the benchmark: cards on screen
+        if PAGE.busy:
+            document.documentElement.dataset.ready = "dealing"  # Python runs; the cards come in slices
+        PAGE.when_dealt(mark_ready)
     except Exception as failure:
         report_failure(failure)
         document.documentElement.dataset.ready = "error"
+
+
+def mark_ready() -> None:
+    """Say the page is ready: Python runs and the link's cards are on screen."""
+    document.documentElement.dataset.ready = "true"
+    js.performance.mark("shufflelab:deal-ready")  # for the benchmark: cards on screen
 
 
 def mount(mount_view) -> None:

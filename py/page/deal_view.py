@@ -9,7 +9,7 @@ from pyscript import document, window
 
 from shufflelab import catalog, link, seal
 from shufflelab.errors import sentence_start
-from shufflelab.link import FIELDS, MAX_PLAYERS, Link, play
+from shufflelab.link import FIELDS, Link
 
 from .dom import create, element, set_text, show
 
@@ -42,11 +42,12 @@ def build_form() -> None:
             box = document.createElement("input")
             box.id = field.control
             box.name = field.key
-            box.type = "number"
+            # text, not type=number: a number field hides what was typed (it reads as ''), and a
+            # notice must quote the value it refuses; the field table checks the range
+            box.type = "text"
             box.inputMode = "numeric"
-            box.step = "1"
-            box.min = str(field.low)
-            box.max = str(field.high)
+            box.autocomplete = "off"
+            box.spellcheck = False
             row.append(label, box)
             rows.appendChild(row)
 
@@ -83,14 +84,21 @@ def render_controls(current: Link) -> None:
     for field in FIELDS:
         if field.control and field.applies is not None:
             show(field.control + "-row", field.applies_to(values))
-    element("cards-each").max = str(len(current.deal.deck))
-    element("players").max = str(MAX_PLAYERS)
 
 
-def render_deal(current: Link) -> None:
-    """Draw the deal: deck, hands, stock, the spoken summary and the seal."""
+def show_dealing(busy: bool) -> None:
+    """Mark the deal's panel busy (its old cards dimmed, the summary saying so) while a long shuffle runs."""
+    panel = element("deal-panel")
+    if busy:
+        panel.setAttribute("aria-busy", "true")
+        set_text("deck-summary", "Shuffling…")
+    else:
+        panel.removeAttribute("aria-busy")
+
+
+def render_deal(current: Link, outcome) -> None:
+    """Draw the deal's outcome: deck, hands, stock, the spoken summary and the seal."""
     spec = current.deal
-    outcome = play(spec)
     params = "".join(", %s %s" % (name, value) for name, value in spec.params)
     player = "" if spec.player_seed is None else ", player seed “%s”" % spec.player_seed
     set_text("deck-summary", "%s, shuffled by %s%s, seed “%s”%s." % (

@@ -1,5 +1,6 @@
 """DOM helpers shared by the page's views: find, fill, show and listen, with failures kept to one line."""
 
+import asyncio
 import sys
 
 from pyscript import document, window
@@ -62,6 +63,26 @@ def listen(target, event: str, handler, status_id: str = "status") -> None:
     """Call ``handler(event)`` on each ``event`` of ``target`` (an element or its id), guarded."""
     node = element(target) if isinstance(target, str) else target
     node.addEventListener(event, create_proxy(guarded(handler, status_id)))
+
+
+def spawn(coroutine, status_id: str = "status"):
+    """Run a coroutine in the background; a failure becomes one line in a status, not a traceback."""
+
+    async def guarded_run():
+        try:
+            return await coroutine
+        except Exception as error:
+            report_failure(error, status_id)
+
+    return asyncio.create_task(guarded_run())
+
+
+_LATER = create_proxy(lambda resolve, reject: window.setTimeout(resolve, 0))
+
+
+def next_task():
+    """Return a promise that settles in a later browser task: the browser paints and takes input first."""
+    return window.Promise.new(_LATER)
 
 
 def random_bytes(count: int) -> bytes:

@@ -14,11 +14,13 @@ import js
 from pyscript import create_named_worker, document, window
 
 from shufflelab.cards import standard_deck
+from shufflelab.errors import quoted
 from shufflelab.lab import protocol
 from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
-from shufflelab.link import field, text_problem
+from shufflelab.link import field
 
-from .dom import create, element, listen, one_line, report_failure, set_text, show
+from . import dom
+from .dom import create, element, listen, one_line, set_text, show
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
@@ -45,15 +47,8 @@ class WorkerStopped(protocol.ProtocolError):
 
 
 def spawn(coroutine):
-    """Run a coroutine in the background; a failure becomes one line in the lab status, not a traceback."""
-
-    async def guarded():
-        try:
-            return await coroutine
-        except Exception as error:
-            report_failure(error, STATUS)
-
-    return asyncio.create_task(guarded())
+    """Run a coroutine in the background; a failure becomes one line in the lab status."""
+    return dom.spawn(coroutine, STATUS)
 
 
 async def check_worker_files() -> None:
@@ -544,8 +539,8 @@ def mount(page) -> Lab:
     on("compute-exact", "click", lambda event: spawn(lab.compute_exact()))
     on("lab-retry", "click", lambda event: lab.retry())
     listen(js.document, "visibilitychange", lambda event: lab.follow_visibility(), STATUS)
-    on("lab-n", "change", lambda event: change_n(page, str(event.target.value)))
-    on("tally-seed", "change", lambda event: change_tally_seed(page, str(event.target.value)))
+    on("lab-n", "change", lambda event: change_lab_field(page, "n", "lab_n", str(event.target.value)))
+    on("tally-seed", "change", lambda event: change_lab_field(page, "tseed", "tally_seed", str(event.target.value)))
     for radio in document.querySelectorAll('input[name="heat"]'):
         listen(radio, "change", lambda event: page.update_view(heat=str(event.target.value)), STATUS)
     on("heatmap", "mousemove", lambda event: show_tooltip(lab, event))
@@ -560,27 +555,18 @@ def mount(page) -> Lab:
     return lab
 
 
-def change_n(page, text: str) -> None:
-    """Use the typed n if the field table accepts it; otherwise say why and keep the old one."""
-    n_field = field("n")
-    value, notice = n_field.read(text, {}, None)
+def change_lab_field(page, key: str, attribute: str, text: str) -> None:
+    """Use a lab field's typed text if the field table accepts it, as a link would; otherwise name it and keep the
+    view's ``attribute``."""
+    entry = field(key)
+    value, notice = entry.read(text, {}, None)
     if notice is not None:
-        set_text(STATUS, "%s; kept %d." % (notice.text.split(";")[0], page.link.view.lab_n))
-        element("lab-n").value = str(page.link.view.lab_n)
+        kept = getattr(page.link.view, attribute)
+        shown = str(kept) if not isinstance(kept, str) else (quoted(kept) if kept else "none")
+        set_text(STATUS, "%s; kept %s." % (notice.text.split(";")[0], shown))
+        element(entry.control).value = str(kept)
         return
-    page.update_view(lab_n=value)
-
-
-def change_tally_seed(page, text: str) -> None:
-    """Use the typed tally seed if it is valid text; otherwise say why and keep the old one."""
-    text = text.strip()
-    problem = text_problem(text, field("tseed").high, allow_empty=True)
-    if problem:
-        kept = page.link.view.tally_seed or "none"
-        set_text(STATUS, "The tally seed %s; kept %s." % (problem, kept))
-        element("tally-seed").value = page.link.view.tally_seed
-        return
-    page.update_view(tally_seed=text)
+    page.update_view(**{attribute: value})
 
 
 def show_tooltip(lab: Lab, event) -> None:

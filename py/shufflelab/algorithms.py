@@ -185,20 +185,41 @@ def _riffle_physical_once(deck: list, rng) -> None:
     js_splice(deck, right_count, 0, left_half)
 
 
-def cut_insert(cards, rng, repetitions: int = 15000) -> list:
-    """Return seed 002's shuffle: cut the top part at random, insert it at a random place."""
+# Repetitions between pauses of cut_insert_steps: about 15 ms on MicroPython in a browser, so a
+# page that steps through 100,000 of them stays responsive.
+CUT_INSERT_SLICE = 1000
+
+
+def cut_insert_steps(cards, rng, repetitions: int = 15000):
+    """Yield None after every CUT_INSERT_SLICE repetitions, then the deck ``cut_insert`` returns."""
     deck = list(cards)
     n = len(deck)
-    if n == 0:
-        return deck
     below = rng.below
-    for _ in range(repetitions):
-        split = below(n)  # the article's floor(random * 52), for any deck size
-        # below(len(rest)), never len(rest): the top part never goes to the bottom
-        end = split + below(n - split)
-        # the top part goes after the first (end - split) cards of the rest
-        deck[:end] = deck[split:end] + deck[:split]
-    return deck
+    done = 0
+    while n and done < repetitions:
+        for _ in range(min(CUT_INSERT_SLICE, repetitions - done)):
+            split = below(n)  # the article's floor(random * 52), for any deck size
+            # below(len(rest)), never len(rest): the top part never goes to the bottom
+            end = split + below(n - split)
+            # the top part goes after the first (end - split) cards of the rest
+            deck[:end] = deck[split:end] + deck[:split]
+        done = min(done + CUT_INSERT_SLICE, repetitions)
+        if done < repetitions:
+            yield None
+    yield deck
+
+
+def cut_insert(cards, rng, repetitions: int = 15000) -> list:
+    """Return seed 002's shuffle: cut the top part at random, insert it at a random place."""
+    return last_step(cut_insert_steps(cards, rng, repetitions))
+
+
+def last_step(steps):
+    """Return what a step generator yields last: its result (each None before it is a pause)."""
+    result = None
+    for step in steps:
+        result = step
+    return result
 
 
 def no_shuffle(cards, rng) -> list:

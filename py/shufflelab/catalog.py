@@ -70,17 +70,19 @@ class Algorithm:
     the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n)`` is
     what a first exact matrix costs in CPython (None: under a blink), and ``matrix_steps(n,
     params)``, for such a slow one, is a generator that yields the fraction done now and
-    then and returns the float matrix (the lab shows its progress and can stop it).
+    then and returns the float matrix (the lab shows its progress and can stop it). ``steps``,
+    for a port that can run long on the page, is the port as a generator: None at each pause,
+    then the shuffled list (``shuffle_steps``).
     """
 
     __slots__ = ("id", "name", "source", "description", "verdict", "port", "params", "orders", "matrix",
                  "no_matrix_reason", "method", "kernel", "deck_maker", "matrix_seconds", "matrix_steps",
-                 "builtin")
+                 "steps", "builtin")
 
     def __init__(self, id: str, name: str, source: str, description: str, verdict: str, port,
                  params: tuple = (), orders=ENUMERATE, matrix=None, no_matrix_reason: str = "",
                  method: str = "", kernel=None, deck_maker=None, matrix_seconds=None, matrix_steps=None,
-                 builtin: bool = False) -> None:
+                 steps=None, builtin: bool = False) -> None:
         self.id = id
         self.name = name
         self.source = source
@@ -96,6 +98,7 @@ class Algorithm:
         self.deck_maker = deck_maker
         self.matrix_seconds = matrix_seconds
         self.matrix_steps = matrix_steps
+        self.steps = steps
         self.builtin = builtin
 
     def __repr__(self) -> str:
@@ -123,6 +126,14 @@ class Algorithm:
     def shuffled(self, cards, rng, params=None) -> list:
         """Return a new list: ``cards`` shuffled by this algorithm with checked parameters."""
         return self.port(cards, rng, **self.resolve_params(params))
+
+    def shuffle_steps(self, cards, rng, params=None):
+        """Yield None at each pause of a long shuffle, then what ``shuffled`` returns (one item if it never pauses)."""
+        values = self.resolve_params(params)
+        if self.steps is None:
+            yield self.port(cards, rng, **values)
+        else:
+            yield from self.steps(cards, rng, **values)
 
     def resolve(self, part: str):
         """Return the analysis function an entry names for ``part`` (None where it has none)."""
@@ -282,7 +293,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
     Algorithm(
         "cut-insert", "Cut and insert", "seed 002",
         "Cut the top part off at random and insert it at a random place, over and over; the top part never goes to the bottom.",
-        BIASED, algorithms.cut_insert, (REPETITIONS,),
+        BIASED, algorithms.cut_insert, (REPETITIONS,), steps=algorithms.cut_insert_steps,
         orders="exact.orders:cut_insert", matrix="exact.matrices:cut_insert",
         method="the port, every path of one repetition enumerated; repetitions composed", builtin=True,
     ),

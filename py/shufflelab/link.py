@@ -20,6 +20,7 @@ Portable core: runs unchanged on CPython, Pyodide and MicroPython.
 """
 
 from . import catalog
+from .algorithms import last_step
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckError, DeckSpec
 from .codelink import CodeLinkError, pack_code, unpack_code
 from .deal import DEAL_STYLES, DEFAULT_STYLE, DealError, check_deal, deal
@@ -517,10 +518,17 @@ class Outcome:
 
 def play(spec: DealSpec) -> Outcome:
     """Shuffle the deal's deck with its seeded stream (the player seed mixed in, if any), then deal from the top."""
+    return last_step(play_steps(spec))
+
+
+def play_steps(spec: DealSpec):
+    """Yield None at each pause of a long shuffle, then the Outcome ``play`` returns (the page steps through it)."""
     rng = stream(spec.seed, spec.version, spec.player_seed)
-    order = spec.algorithm.shuffled(spec.deck.ids(), rng, dict(spec.params))
+    for order in spec.algorithm.shuffle_steps(spec.deck.ids(), rng, dict(spec.params)):
+        if order is None:
+            yield None
     # the pick deal draws from the same stream, right after the shuffle
-    return Outcome(order, deal(order, spec.players, spec.cards_each, spec.style, rng))
+    yield Outcome(order, deal(order, spec.players, spec.cards_each, spec.style, rng))
 
 
 def outcome_data(spec: DealSpec, outcome: Outcome) -> dict:

@@ -1,11 +1,12 @@
 // If Python never gets the page ready, say so instead of "Loading Python…" forever.
-// py/app.py sets html[data-ready="true"] and its own status; this only reports failure.
+// py/app.py sets html[data-ready="true"] and its own status ("dealing" first while a long shuffle
+// of the link's deal goes on in slices); this only reports failure.
 (function () {
   var root = document.documentElement;
   var status = document.getElementById("status");
   var TIMEOUT_MS = 90000;
   function failed(message) {
-    if (root.dataset.ready === "true") return;
+    if (root.dataset.ready === "true" || root.dataset.ready === "dealing") return;
     root.dataset.ready = "error";
     status.dataset.state = "error";
     status.textContent = "Python could not start: " + message;

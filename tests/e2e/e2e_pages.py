@@ -126,8 +126,17 @@ SHOWN_JS = """() => {
 }"""
 
 
+DEALT_TIMEOUT_MS = 30_000  # the longest valid shuffle, 100,000 cut-and-insert repetitions, is about 1.5 s here
+
+
+def wait_dealt(page) -> None:
+    """Wait until no long shuffle is under way (the deal panel is not aria-busy)."""
+    page.wait_for_selector('#deal-panel:not([aria-busy="true"])', state="attached", timeout=DEALT_TIMEOUT_MS)
+
+
 def shown(page) -> dict:
-    """The deck, hands and stock as the page shows them, by data-card id in display order."""
+    """The deck, hands and stock as the page shows them once dealt, by data-card id in display order."""
+    wait_dealt(page)
     return page.evaluate(SHOWN_JS)
 
 

@@ -254,3 +254,20 @@ def test_js_splice_inserts_past_the_end_by_appending():
     js_splice(array, 7, 0, ["x", "y"])
     assert array == [0, 1, "x", "y"]
 
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 60), st.integers(1, 5000), st.text(min_size=1, max_size=8))
+def test_cut_insert_in_steps_pauses_every_slice_and_ends_with_the_same_deck(n, repetitions, seed):
+    steps = list(algorithms.cut_insert_steps(list(range(n)), StreamRng(seed), repetitions))
+    assert steps[-1] == algorithms.cut_insert(list(range(n)), StreamRng(seed), repetitions)
+    pauses = -(-repetitions // algorithms.CUT_INSERT_SLICE) - 1 if n else 0
+    assert steps[:-1] == [None] * pauses
+
+
+@pytest.mark.parametrize("entry", catalog.entries(), ids=lambda e: e.id)
+def test_every_algorithm_in_steps_ends_with_what_shuffled_returns(entry):
+    params = {p.name: min(p.maximum, 2500) for p in entry.params}  # past one slice where a parameter allows
+    steps = list(entry.shuffle_steps(list(range(40)), StreamRng("steps"), params))
+    assert steps[-1] == entry.shuffled(list(range(40)), StreamRng("steps"), params)
+    assert all(step is None for step in steps[:-1]) and len(steps) == (3 if entry.steps else 1)

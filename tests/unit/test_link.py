@@ -30,6 +30,7 @@ from shufflelab.link import (
     View,
     outcome_data,
     play,
+    play_steps,
     read_link,
     read_values,
 )
@@ -508,3 +509,10 @@ def test_a_bad_commitment_or_player_seed_is_named_and_dropped(query, text):
 def test_an_empty_commitment_or_player_seed_means_none():
     assert read("seed=s&pseed=&commit=") == (Link(DealSpec(seed="s")), [])
 
+
+def test_play_in_steps_pauses_in_a_long_shuffle_and_ends_with_plays_outcome():
+    long_link, _ = read_link("algo=cut-insert&repetitions=5500&seed=steps&players=3&cards=4&style=pick")
+    steps = list(play_steps(long_link.deal))
+    assert steps[:-1] == [None] * 5 and steps[-1] == play(long_link.deal)
+    short_link, _ = read_link("algo=riffle-gsr&seed=steps")
+    assert list(play_steps(short_link.deal)) == [play(short_link.deal)]
