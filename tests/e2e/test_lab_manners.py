@@ -8,6 +8,8 @@ import time
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in
 
+pytestmark = pytest.mark.timing  # it times the worker's failure (10 s) and the exact matrix's estimate
+
 TRIALS = "() => Number(document.getElementById('trials').textContent)"
 
 

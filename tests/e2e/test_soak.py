@@ -19,7 +19,10 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems
+
+pytestmark = pytest.mark.timing  # it measures long tasks and memory: alone, never beside another browser
 
 SOAK_SECONDS = float(os.environ.get("SHUFFLELAB_SOAK_SECONDS", "45"))
 LONGEST_TASK_MS = 100
