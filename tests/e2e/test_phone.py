@@ -20,9 +20,12 @@ def phone(browser):
 
 
 @pytest.mark.parametrize("query", ["?seed=phone", "?seed=phone&deck=standard&packs=8&jokers=2&players=7&cards=13",
-                                   "?seed=phone&players=--4&bogus=%3Cb%3E"])
+                                   "?seed=phone&players=--4&bogus=%3Cb%3E",
+                                   "?players=3"])  # no seed: a fresh one, 43 characters in one word
 def test_the_deal_view_never_scrolls_sideways(phone, site_url, visit, query):
     page = open_in(phone, site_url + query, visit, "test_phone: deal").page
+    assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
+    page.tap("#seal > summary")  # the sealed-deal box: 64-digit commitments and a reveal link
     assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
 
 
