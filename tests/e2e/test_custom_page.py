@@ -142,7 +142,6 @@ def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_u
         context.close()
 
 
-@pytest.mark.timing  # the 10 s limit on one worker call
 def test_a_shuffle_that_never_returns_is_stopped_and_the_worker_restarts(browser, site_url, visit):
     context, opened = open_lab(browser, site_url, visit, "n=6", "test_custom_page: endless")
     page = opened.page

@@ -8,8 +8,6 @@ import time
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in
 
-pytestmark = pytest.mark.timing  # it times the worker's failure (10 s) and the exact matrix's estimate
-
 TRIALS = "() => Number(document.getElementById('trials').textContent)"
 
 
@@ -35,6 +33,7 @@ def grows(page) -> None:
     page.wait_for_function(f"() => ({TRIALS})() > {before}", timeout=STEP_TIMEOUT_MS)
 
 
+@pytest.mark.timing  # it must be said within 10 s
 @pytest.mark.parametrize("blocked", ["**/pyodide.asm.wasm", "**/py/worker.py"])
 def test_a_worker_that_cannot_start_is_said_within_10_s_and_retry_works(browser, site_url, visit, blocked):
     context = browser.new_context(service_workers="block")  # the route, not a kept copy, answers
@@ -105,6 +104,7 @@ PROGRESS_JS = """() => {
 }"""
 
 
+@pytest.mark.timing  # the estimate is checked against the time it took
 def test_compute_it_shows_its_progress_and_an_estimate_timed_here(browser, site_url, visit):
     context = browser.new_context()
     try:
