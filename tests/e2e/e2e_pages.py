@@ -126,7 +126,7 @@ SHOWN_JS = """() => {
 }"""
 
 
-DEALT_TIMEOUT_MS = 30_000  # the longest valid shuffle, 100,000 cut-and-insert repetitions, is about 1.5 s here
+DEALT_TIMEOUT_MS = 30_000  # the longest valid shuffle (100,000 cut-and-insert repetitions) is 1.5 to 2.6 s here
 
 
 def wait_dealt(page) -> None:

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, url_params
 
@@ -39,16 +41,21 @@ def shuffle(cards, rng):
 VERDICT_TIMEOUT_MS = 90_000  # enough shuffles for a verdict, in Pyodide, on a busy 2-core machine
 
 
-def open_lab(browser, site_url, visit, query: str, label: str):
+@contextmanager
+def lab_opened(browser, site_url, visit, query: str, label: str):
+    """Open the lab in a context of its own with the editor shown; yield what was opened, then close the context."""
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])  # to paste code
-    opened = open_in(context, f"{site_url}?view=lab&{query}", visit, label)
-    page = opened.page
-    wait_for_worker(page)
-    assert page.query_selector("#editor-script") is None or "code=" in query  # CodeMirror waits for the box
-    if page.get_attribute("#mine", "open") is None:
-        page.click("#mine summary")
-    page.wait_for_selector("#mine .cm-editor", timeout=STEP_TIMEOUT_MS)  # CodeMirror took over (in its shadow root)
-    return context, opened
+    try:
+        opened = open_in(context, f"{site_url}?view=lab&{query}", visit, label)
+        page = opened.page
+        wait_for_worker(page)
+        assert page.query_selector("#editor-script") is None or "code=" in query  # CodeMirror waits for the box
+        if page.get_attribute("#mine", "open") is None:
+            page.click("#mine summary")
+        page.wait_for_selector("#mine .cm-editor", timeout=STEP_TIMEOUT_MS)  # CodeMirror took over (in its shadow root)
+        yield opened
+    finally:
+        context.close()
 
 
 def wait_for_worker(page) -> None:
@@ -91,9 +98,8 @@ def wait_for_error(page) -> str:
 
 
 def test_swap_with_any_is_called_biased_and_the_link_carries_it(browser, site_url, visit):
-    context, opened = open_lab(browser, site_url, visit, "n=8", "test_custom_page: swap-any")
-    page = opened.page
-    try:
+    with lab_opened(browser, site_url, visit, "n=8", "test_custom_page: swap-any") as opened:
+        page = opened.page
         example = page.input_value("#custom-code")
         assert "rng.below(n)" in example  # the editor starts with swap-with-any
         press_run(page)
@@ -101,14 +107,11 @@ def test_swap_with_any_is_called_biased_and_the_link_carries_it(browser, site_ur
         assert custom_status(page)[1].startswith("Running your shuffle")
         assert unpack_code(url_params(page.url)["code"]) == example  # the share link carries the code that ran
         assert problems(opened) == []
-    finally:
-        context.close()
 
 
 def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site_url, visit):
-    context, opened = open_lab(browser, site_url, visit, "n=6", "test_custom_page: fisher-yates")
-    page = opened.page
-    try:
+    with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: fisher-yates") as opened:
+        page = opened.page
         type_code(page, FISHER_YATES)
         press_run(page)
         page.wait_for_function("() => document.getElementById('exact-note').textContent.startsWith('Exact matrix')",
@@ -116,8 +119,6 @@ def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site
         assert page.is_enabled('input[name="heat"][value="difference"]')  # the exact views exist for it
         assert wait_for_verdict(page, ("no-bias", "biased", "suspicious")) == "no-bias"
         assert problems(opened) == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("source, message", [
@@ -125,9 +126,8 @@ def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site
     (BROKEN, 'line 1: "def shuffle(cards, rng)"'),
 ], ids=["shorter list", "syntax error"])
 def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_url, visit, source, message):
-    context, opened = open_lab(browser, site_url, visit, "n=6", "test_custom_page: wrong")
-    page = opened.page
-    try:
+    with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: wrong") as opened:
+        page = opened.page
         type_code(page, source)
         press_run(page)
         said = wait_for_error(page)
@@ -138,14 +138,11 @@ def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_u
         page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0",
                                timeout=WORKER_TIMEOUT_MS)
         assert custom_status(page)[0] != "error"
-    finally:
-        context.close()
 
 
 def test_a_shuffle_that_never_returns_is_stopped_and_the_worker_restarts(browser, site_url, visit):
-    context, opened = open_lab(browser, site_url, visit, "n=6", "test_custom_page: endless")
-    page = opened.page
-    try:
+    with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: endless") as opened:
+        page = opened.page
         type_code(page, ENDLESS)
         press_run(page)
         said = wait_for_error(page)
@@ -156,14 +153,11 @@ def test_a_shuffle_that_never_returns_is_stopped_and_the_worker_restarts(browser
         page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0",
                                timeout=WORKER_TIMEOUT_MS)
         assert page.get_attribute("#custom-status", "data-state") != "error"
-    finally:
-        context.close()
 
 
 def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, site_url, visit):
-    context, opened = open_lab(browser, site_url, visit, f"n=6&code={pack_code(LOUD)}", "test_custom_page: link")
-    page = opened.page
-    try:
+    with lab_opened(browser, site_url, visit, f"n=6&code={pack_code(LOUD)}", "test_custom_page: link") as opened:
+        page = opened.page
         assert page.input_value("#custom-code") == LOUD
         assert page.get_attribute("#mine", "open") is not None
         state, text = custom_status(page)
@@ -172,5 +166,3 @@ def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, s
         assert custom_status(page) == (state, text) and page.text_content("#trials") == "0"
         press_run(page)  # only now does it run, and its top level raises
         assert 'RuntimeError: this code ran' in wait_for_error(page)
-    finally:
-        context.close()

@@ -107,12 +107,7 @@ def custom(**changes):
     return Algorithm(**fields)
 
 
-@pytest.fixture(autouse=True)
-def only_built_ins_afterwards():
-    yield
-    for entry in catalog.entries():
-        if not entry.builtin:
-            catalog.unregister(entry.id)
+pytestmark = pytest.mark.usefixtures("only_built_ins_afterwards")  # tests/unit/conftest.py
 
 
 @pytest.fixture

@@ -53,12 +53,7 @@ def shuffle(cards, rng):
 """
 
 
-@pytest.fixture(autouse=True)
-def only_built_ins_afterwards():
-    yield
-    for entry in catalog.entries():
-        if not entry.builtin:
-            catalog.unregister(entry.id)
+pytestmark = pytest.mark.usefixtures("only_built_ins_afterwards")  # tests/unit/conftest.py
 
 
 # --- the exact walk of user code equals the built-ins' ------------------------------------------------
