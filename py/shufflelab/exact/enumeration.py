@@ -19,7 +19,9 @@ Limits, each a ShuffleLabError that says what it counted:
 
 A walk that takes longer than a blink reports ``progress(paths, covered)`` every
 ``PROGRESS_PATHS`` paths or ``PROGRESS_SECONDS``, whichever comes first: paths run so far
-and the probability they cover (a float from 0 to 1).
+and the probability they cover (a float from 0 to 1). ``walk_steps`` is the same walk as
+a generator that yields the coverage at those moments, for a caller that walks a little
+at a time (the lab's worker); ``enumerate_port`` drives it to the end.
 """
 
 import math
@@ -105,8 +107,54 @@ def enumerate_port(
     depth-first. With ``max_draws``, paths longer than that are cut and their probability
     returned instead of counted (the distribution is then a lower bound); without it, a
     path of more than MAX_PATH_DRAWS draws raises ExactTooCostly. More than ``max_paths``
-    paths raise ExactTooCostly too, and so does ``random()`` (NotEnumerable).
+    paths raise ExactTooCostly too, and so does ``random()`` (NotEnumerable). It is the walk
+    of ``walk_steps`` driven to its end, each step reported as ``progress(paths, covered)``.
     """
+    count = _PathCount()
+    walk = _walk(algorithm, n, params, max_draws, max_paths, count)
+    on_step = None if progress is None else (lambda covered: progress(count.paths, covered))
+    result = run_steps(walk, on_step)
+    if progress is not None:
+        progress(count.paths, 1.0)  # the finished walk: every path, all of the probability
+    return result
+
+
+def walk_steps(
+    algorithm, n: int, params: dict | None = None, max_draws: int | None = None, max_paths: int = MAX_PORT_PATHS,
+):
+    """Yield the probability covered so far (a float from 0 to 1) as enumerate_port reports it; return what it returns.
+
+    The same walk, limits and errors as ``enumerate_port``, raised as the walk meets them
+    (a bad id or parameter at the first ``next``). A step comes every PROGRESS_PATHS
+    paths or PROGRESS_SECONDS of walking, whichever is first; the time the consumer
+    spends between steps does not count. A step may fall on the last path, at 1.0 (or
+    just under, by rounding), just before the return.
+    """
+    return (yield from _walk(algorithm, n, params, max_draws, max_paths, _PathCount()))
+
+
+def run_steps(steps, on_step: Callable | None = None):
+    """Return what the generator ``steps`` returns, after passing each value it yields to ``on_step`` (if any)."""
+    while True:
+        try:
+            value = next(steps)
+        except StopIteration as done:
+            return done.value
+        if on_step is not None:
+            on_step(value)
+
+
+class _PathCount:
+    """The paths a walk has run by its latest step: ``enumerate_port`` reports them beside the coverage."""
+
+    __slots__ = ("paths",)
+
+    def __init__(self) -> None:
+        self.paths = 0
+
+
+def _walk(algorithm, n: int, params: dict | None, max_draws: int | None, max_paths: int, count: _PathCount):
+    """Walk every path (see ``enumerate_port``), yielding the coverage at each step and setting ``count.paths`` first."""
     shuffle, name = _shuffle_and_name(algorithm, params)
     limit = MAX_PATH_DRAWS if max_draws is None else max_draws
     deck = list(range(n))
@@ -115,7 +163,7 @@ def enumerate_port(
     cut: dict[int, int] = defaultdict(int)
     script, script_bounds = [], []
     covered = 0.0
-    reporter = _Reporter(progress)
+    cadence = _Cadence()
     for paths in range(1, max_paths + 1):
         rng = ScriptedRng(script, limit, script_bounds)
         try:
@@ -129,11 +177,13 @@ def enumerate_port(
             product = math.prod(rng.bounds)
             weights[tuple(outcome)][product] += 1
         covered += 1 / product
-        if progress is not None:
-            reporter.path_done(paths, covered)
+        if cadence.due(paths):
+            count.paths = paths
+            yield min(covered, 1.0)  # float sums may overshoot 1 by a rounding error
+            cadence.restart(paths)
         script, script_bounds = _next_script(rng.answers, rng.bounds)
         if script is None:
-            reporter.finish(paths)
+            count.paths = paths
             return {order: _sum_reciprocals(counts) for order, counts in weights.items()}, _sum_reciprocals(cut)
     raise ExactTooCostly(f"{name} on {n} cards has more than {max_paths:,} paths: the walk stopped after "
                          f"{max_paths:,}, which cover {_percent(covered)} of the probability")
@@ -190,28 +240,20 @@ def _percent(share: float) -> str:
     return ("99.99" if text == "100" else text) + "%"
 
 
-class _Reporter:
-    """Calls ``progress(paths, covered)`` every PROGRESS_PATHS paths or PROGRESS_SECONDS, and once at the end."""
+class _Cadence:
+    """Says when a walk's next step is due: PROGRESS_PATHS paths or PROGRESS_SECONDS after the last one."""
 
-    def __init__(self, progress: Progress | None) -> None:
-        self.progress = progress
-        self.last_time = time.monotonic()
+    def __init__(self) -> None:
         self.last_paths = 0
+        self.last_time = time.monotonic()
 
-    def path_done(self, paths: int, covered: float) -> None:
-        """Report if enough paths or time went by since the last report."""
-        due = paths - self.last_paths >= PROGRESS_PATHS
-        if not due and paths % _CLOCK_EVERY == 0:
-            due = time.monotonic() - self.last_time >= PROGRESS_SECONDS
-        if due:
-            self._report(paths, covered)
+    def due(self, paths: int) -> bool:
+        """True when enough paths, or enough time, went by since the last step (the clock is read every _CLOCK_EVERY paths)."""
+        if paths - self.last_paths >= PROGRESS_PATHS:
+            return True
+        return paths % _CLOCK_EVERY == 0 and time.monotonic() - self.last_time >= PROGRESS_SECONDS
 
-    def finish(self, paths: int) -> None:
-        """Report the finished walk: every path, all of the probability."""
-        if self.progress is not None:
-            self._report(paths, 1.0)
-
-    def _report(self, paths: int, covered: float) -> None:
-        self.progress(paths, min(covered, 1.0))
+    def restart(self, paths: int) -> None:
+        """Count the next step from now: the consumer's time between steps is not the walk's."""
         self.last_paths = paths
         self.last_time = time.monotonic()

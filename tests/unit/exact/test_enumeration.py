@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from shufflelab import catalog
 from shufflelab.errors import ShuffleLabError
 from shufflelab.exact import enumeration
-from shufflelab.exact.enumeration import MAX_PATH_DRAWS, MAX_PORT_PATHS, PROGRESS_PATHS, enumerate_port
+from shufflelab.exact.enumeration import MAX_PATH_DRAWS, MAX_PORT_PATHS, PROGRESS_PATHS, enumerate_port, walk_steps
 from shufflelab.exact.errors import ExactTooCostly, NotEnumerable
 from shufflelab.exact.matrices import position_matrix_from_distribution
 from shufflelab.exact.orders import outcome_distribution, total_variation_to_uniform
@@ -219,6 +219,41 @@ def test_progress_is_also_reported_when_a_blink_goes_by(monkeypatch):
     reports = []
     enumerate_port("swap-any", 4, progress=lambda paths, covered: reports.append(paths))
     assert reports == [64, 128, 192, 256, 256]
+
+
+def walked_to_the_end(walk) -> tuple[list, object]:
+    """Return (every value the generator yielded, what it returned)."""
+    steps = []
+    while True:
+        try:
+            steps.append(next(walk))
+        except StopIteration as done:
+            return steps, done.value
+
+
+# swap-any on 5 cards: 3,125 equally likely paths; random-comparator 720 and cut-insert 225 of unequal weights
+@pytest.mark.parametrize("algorithm_id, n, params", [("swap-any", 5, None), ("random-comparator", 6, None),
+                                                     ("cut-insert", 5, {"repetitions": 2})])
+def test_walk_steps_yields_growing_coverage_and_returns_what_enumerate_port_returns(monkeypatch, algorithm_id, n,
+                                                                                    params):
+    monkeypatch.setattr(enumeration, "PROGRESS_SECONDS", float("inf"))  # paths alone, however slow the machine
+    monkeypatch.setattr(enumeration, "PROGRESS_PATHS", 50)  # divides no path count here: no step at the end
+    steps, returned = walked_to_the_end(walk_steps(algorithm_id, n, params))
+    assert len(steps) >= 3
+    assert all(0 < covered < 1 for covered in steps)
+    assert all(earlier < later for earlier, later in zip(steps, steps[1:]))
+    dist, cut = returned
+    assert sum(dist.values()) == 1 and cut == 0
+    assert returned == enumerate_port(algorithm_id, n, params)
+
+
+def test_walk_steps_stops_at_enumerate_ports_limits_with_its_messages():
+    walk = walk_steps("swap-any", 5, max_paths=1000)
+    with pytest.raises(ExactTooCostly) as stepped:
+        walked_to_the_end(walk)
+    with pytest.raises(ExactTooCostly) as driven:
+        enumerate_port("swap-any", 5, max_paths=1000)
+    assert str(stepped.value) == str(driven.value) and "more than 1,000 paths" in str(driven.value)
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4)), max_size=5))
