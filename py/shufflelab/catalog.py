@@ -68,9 +68,11 @@ class Algorithm:
     card × position matrix (None: there is none, and ``no_matrix_reason`` says why);
     ``kernel`` makes bit-sliced blocks of decks and ``deck_maker`` whole decks in bulk for
     the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n)`` is
-    what a first exact matrix costs in CPython (None: under a blink), and ``matrix_steps(n,
-    params)``, for such a slow one, is a generator that yields the fraction done now and
-    then and returns the float matrix (the lab shows its progress and can stop it). ``steps``,
+    what a first exact matrix costs in CPython (None: under a blink, or not known before
+    it starts), and ``matrix_steps(n, params)``, for such a slow one, is a generator that
+    yields the fraction done now and then and returns the float matrix (the lab shows its
+    progress and can stop it). ``matrix_steps`` may come without ``matrix_seconds``: a walk
+    whose cost is only known by starting it (a user's own code). ``steps``,
     for a port that can run long on the page, is the port as a generator: None at each pause,
     then the shuffled list (``shuffle_steps``).
     """
@@ -301,9 +303,9 @@ ALGORITHMS = tuple(register(entry) for entry in (
         "random-comparator", "Sort with a random comparator", "Bostock; the 2010 browser-ballot bug",
         "Merge sort with a comparator that answers at random; the result depends on the sort and is far from fair.",
         BIASED, algorithms.random_comparator,
-        no_matrix_reason=("random-comparator has no exact position matrix: which comparisons the sort makes "
-                          "depends on earlier answers, so a card's position is not a Markov chain; "
-                          "use the whole-order distribution (n ≤ 7) or the measured tally"),
+        # which comparisons the sort makes depends on earlier answers, so a card's position is no Markov
+        # chain: the matrix is summed from the whole-order walk, for small decks
+        matrix="exact.matrices:random_comparator",
         method="the port, every path enumerated (a fair coin per comparison)",
         deck_maker="tally.makers:random_comparator_decks", builtin=True,
     ),

@@ -20,13 +20,11 @@ import threading
 import warnings
 from collections import Counter
 from contextlib import contextmanager
-from fractions import Fraction
 
 from . import catalog
 from .errors import ShuffleLabError, printable
-from .exact.errors import ExactTooCostly
-from .exact.matrices import position_matrix_from_distribution
-from .exact.orders import outcome_distribution
+from .exact.matrices import MAX_WALKED_CARDS as MAX_WALKED_CARDS  # re-exported: the lab reads it here
+from .exact.matrices import walked, walked_steps
 from .rng import WORD_SPAN
 
 CUSTOM_ID = "custom"
@@ -34,10 +32,9 @@ DEFAULT_FILENAME = "my_shuffle.py"
 MODULE_NAME = "my_shuffle"  # the code's __name__: not "__main__", so its own test block does not run
 MAX_QUOTED_LINE = 80  # characters of the user's line in a message
 MAX_DETAIL = 200  # characters of an exception's own message
-# the lab computes a user's exact matrix as it configures the tally, under the page's 10 s limit per
-# worker call: 6 cards of swap-any are 46,656 paths (0.65 s in CPython, a few seconds in Pyodide),
-# 7 cards 823,543 (about 12 s in CPython). `exact --file` still lists whole orders up to exact.orders.MAX_EXACT_CARDS (7).
-MAX_WALKED_CARDS = 6
+# the matrix walks the user's code for up to MAX_WALKED_CARDS (6) cards, as for random-comparator
+# (exact.matrices says why that many); `exact --file` still lists whole orders up to exact.orders.MAX_EXACT_CARDS (7)
+_WALKS = "the exact matrix of your shuffle walks every path of its code"  # begins the refusal of a bigger deck
 RECHECK_SECONDS = 1.0  # after a time limit, how often to interrupt again code that swallowed the interruption
 
 
@@ -163,7 +160,8 @@ def custom_entry(shuffle: CustomShuffle, algorithm_id: str = CUSTOM_ID) -> catal
         algorithm_id, "Your shuffle", "your code (%s)" % shuffle.filename,
         "Your own shuffle(cards, rng); every result is checked to be the same cards in a new order.",
         catalog.UNKNOWN, shuffle,
-        orders=catalog.ENUMERATE, matrix=_walked_matrix(algorithm_id),
+        # matrix_steps without matrix_seconds: how long the walk takes is only known by walking it
+        orders=catalog.ENUMERATE, matrix=walked(algorithm_id, _WALKS), matrix_steps=walked_steps(algorithm_id, _WALKS),
         method="your code, every path of its below() answers walked",
     )
 
@@ -313,17 +311,3 @@ def _shown(value) -> str:
     except Exception:
         return _a_type(value)
     return printable(" ".join(text.split()), 40)
-
-
-def _walked_matrix(algorithm_id: str):
-    """Return the entry's matrix model: the exact card × position matrix of its walked distribution."""
-
-    def matrix(n: int, params: dict, one):
-        """Return P[i][j] from every path of the user's code (n ≤ MAX_WALKED_CARDS), Fractions or floats as ``one`` is."""
-        if n > MAX_WALKED_CARDS:
-            raise ExactTooCostly("the exact matrix of your shuffle walks every path of its code, so it needs "
-                                 "0 to %d cards, not %d" % (MAX_WALKED_CARDS, n))
-        rows = position_matrix_from_distribution(outcome_distribution(algorithm_id, n, params), n)
-        return rows if isinstance(one, Fraction) else [[float(p) for p in row] for row in rows]
-
-    return matrix

@@ -3,9 +3,9 @@
 * ``orders.py``: ``outcome_distribution(id, n)``, the probability of each output order
   of the deck 0..n-1 (n ≤ 7), as exact fractions, and its distance to uniform.
 * ``matrices.py``: ``position_matrix(id, n)``, P[i][j], the chance that card i ends at
-  position j, for any deck size (floats, or fractions).
+  position j, for any deck size (floats, or fractions); one summed from a walk, up to 6.
 * ``enumeration.py`` walks every path of a shuffle's ``below`` answers (a port, or any
-  function such as a user's own), within its limits and with progress reports;
+  function such as a user's own), within its limits, with progress reports or in steps;
   ``composition.py`` composes independent passes; ``physical.py`` is riffle-physical's
   chain; ``riffle.py`` Bayer & Diaconis's riffle distances; ``reports.py`` plain data
   for the CLI.

@@ -4,7 +4,7 @@ from ..errors import ShuffleLabError
 
 
 class NoExactMatrix(ShuffleLabError):
-    """An algorithm whose card positions are not a Markov chain, so no exact matrix exists."""
+    """An algorithm whose catalog entry has no exact matrix; the message is the entry's reason (``no_matrix_reason``)."""
 
 
 class ExactTooCostly(ShuffleLabError):

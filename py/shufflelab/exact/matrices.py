@@ -2,8 +2,9 @@
 
 Each model follows the port's steps on the columns (position → card probabilities), so
 it works for any deck size; passes and repetitions compose as matrix powers. Floats by
-default, exact Fractions on request. An algorithm whose positions are not a Markov chain
-has none, and its catalog entry says why.
+default, exact Fractions on request. Where a card's position is not a Markov chain
+(random-comparator, a user's own code), the matrix is summed from the whole-order walk
+instead, for decks of up to MAX_WALKED_CARDS; an entry with no matrix at all says why.
 """
 
 import math
@@ -13,11 +14,15 @@ from operator import add, mul
 
 from .. import catalog
 from ..errors import ShuffleLabError
-from .enumeration import Distribution
-from .errors import NoExactMatrix
+from .enumeration import Distribution, run_steps, walk_steps
+from .errors import ExactTooCostly, NoExactMatrix
 from .orders import RAND_SPAN, ideal_rand_residue_weights
 
 Matrix = list[list]
+# a walked matrix is computed as the lab configures the tally, under the page's 10 s limit per worker
+# call: 6 cards of swap-any as a user's code are 46,656 paths (0.65 s in CPython, a few seconds in
+# Pyodide), 7 cards 823,543 (about 12 s in CPython); whole orders are walked up to orders.MAX_EXACT_CARDS (7)
+MAX_WALKED_CARDS = 6
 
 
 def position_matrix(algorithm_id: str, n: int, params: dict | None = None, exact: bool = False) -> Matrix:
@@ -251,3 +256,47 @@ def _stochastic_product(a: Matrix, b: Matrix) -> Matrix:
 def splice_start(r: int, length: int) -> int:
     """Return where JavaScript's splice(r, ...) starts in an array of ``length``."""
     return max(length + r, 0) if r < 0 else min(r, length)
+
+
+# --- matrices summed from the whole-order walk, for entries whose positions are no Markov chain ---
+
+
+def walked(algorithm_id: str, walks: str):
+    """Return the matrix model ``(n, params, one)`` of an entry walked path by path (n ≤ MAX_WALKED_CARDS).
+
+    ``walks`` opens the refusal of a bigger deck: "<walks>, so it needs 0 to 6 cards, not 52".
+    """
+
+    def model(n: int, params: dict, one) -> Matrix:
+        """Return P[i][j] summed from every path of the walk, Fractions or floats as ``one`` is."""
+        rows = run_steps(_walked_rows(algorithm_id, walks, n, params))
+        return rows if isinstance(one, Fraction) else _floats(rows)
+
+    return model
+
+
+def walked_steps(algorithm_id: str, walks: str):
+    """Return the ``matrix_steps(n, params)`` of the same walk: a generator of the coverage that returns the float matrix."""
+
+    def steps(n: int, params: dict):
+        """Yield the probability covered so far; return the float matrix that ``walked``'s model gives."""
+        rows = yield from _walked_rows(algorithm_id, walks, n, params)
+        return _floats(rows)
+
+    return steps
+
+
+def _walked_rows(algorithm_id: str, walks: str, n: int, params: dict):
+    """Yield the walk's coverage now and then; return the exact matrix, or raise ExactTooCostly past MAX_WALKED_CARDS."""
+    if n > MAX_WALKED_CARDS:
+        raise ExactTooCostly(f"{walks}, so it needs 0 to {MAX_WALKED_CARDS} cards, not {n}")
+    dist, _ = yield from walk_steps(algorithm_id, n, params)  # nothing is cut: no max_draws
+    return position_matrix_from_distribution(dist, n)
+
+
+def _floats(rows: Matrix) -> Matrix:
+    """Return the matrix with every entry a float (as the lab and ``one=1.0`` want it)."""
+    return [[float(p) for p in row] for row in rows]
+
+
+random_comparator = walked("random-comparator", "random-comparator's exact matrix walks every path of the sort")

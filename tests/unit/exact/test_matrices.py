@@ -5,8 +5,9 @@ from fractions import Fraction
 import pytest
 
 from shufflelab import catalog
-from shufflelab.exact.errors import NoExactMatrix
+from shufflelab.exact.errors import ExactTooCostly, NoExactMatrix
 from shufflelab.exact.matrices import (
+    MAX_WALKED_CARDS,
     matrix_seconds_estimate,
     position_matrix,
     position_matrix_from_distribution,
@@ -48,9 +49,34 @@ def test_default_passes_at_six_cards_match_enumeration(algorithm_id):
     assert all(abs(f - float(e)) < 1e-12 for fr, er in zip(floats, implied) for f, e in zip(fr, er))
 
 
-def test_random_comparator_has_no_exact_matrix_and_says_why():
-    with pytest.raises(NoExactMatrix, match="not a Markov chain"):
-        position_matrix("random-comparator", 5)
+def test_random_comparators_matrix_on_three_cards_is_summed_from_the_hand_derived_orders():
+    # README, "random-comparator by hand": 0 1 2 and 0 2 1 have 1/4 each, the other four orders 1/8
+    quarter, eighth = Fraction(1, 4), Fraction(1, 8)
+    expected = [
+        # card 0 at place 0: 012, 021; at 1: 102, 201; at 2: 120, 210
+        [quarter + quarter, eighth + eighth, eighth + eighth],
+        # card 1 at place 0: 102, 120; at 1: 012, 210; at 2: 021, 201
+        [eighth + eighth, quarter + eighth, quarter + eighth],
+        # card 2 at place 0: 201, 210; at 1: 021, 120; at 2: 012, 102
+        [eighth + eighth, quarter + eighth, quarter + eighth],
+    ]
+    assert position_matrix("random-comparator", 3, exact=True) == expected
+    assert position_matrix("random-comparator", 3) == [[float(p) for p in row] for row in expected]
+
+
+def test_random_comparators_matrix_walks_up_to_six_cards_and_says_so_beyond():
+    assert len(position_matrix("random-comparator", MAX_WALKED_CARDS)) == MAX_WALKED_CARDS
+    with pytest.raises(ExactTooCostly, match="^random-comparator's exact matrix walks every path of the sort, "
+                                             "so it needs 0 to 6 cards, not 52$"):
+        position_matrix("random-comparator", 52)
+
+
+@pytest.mark.usefixtures("only_built_ins_afterwards")  # tests/unit/conftest.py
+def test_an_entry_without_a_matrix_says_why():
+    catalog.register(catalog.Algorithm("test-no-matrix", "No matrix", "a test", "Keep the deck.", catalog.BIASED,
+                                       lambda cards, rng: list(cards), no_matrix_reason="a test entry has none"))
+    with pytest.raises(NoExactMatrix, match="^a test entry has none$"):
+        position_matrix("test-no-matrix", 5)
 
 
 @pytest.mark.parametrize("algorithm_id", ["fisher-yates", "splice", "stack", "random-key"])
@@ -114,6 +140,7 @@ MONTE_CARLO = [
     ("fisher-yates", 9, None, 9000),
     ("random-key", 9, None, 9000),
     ("none", 9, None, 100),
+    ("random-comparator", MAX_WALKED_CARDS, None, 9000),  # its matrix is walked: no bigger deck
 ]
 
 
