@@ -62,14 +62,14 @@ def write_form(current: Link) -> None:
 
 
 def read_form(current: Link) -> dict:
-    """Return the raw texts of every deal control by URL key, plus the current view's values."""
+    """Return the raw texts of every deal control by URL key, plus the current view's values as a link writes them."""
     raw = {}
     values = current.values()
     for field in FIELDS:
         if field.part == "deal" and field.control:
             raw[field.key] = str(element(field.control).value)
-        elif field.part == "view":
-            raw[field.key] = str(values[field.key])
+        elif field.part == "view" and field.key in values:
+            raw[field.key] = field.write(values[field.key])  # as a link writes it: the editor's code packed
     raw["v"] = str(current.deal.version)
     return raw
 
@@ -82,7 +82,7 @@ def render_controls(current: Link) -> None:
     render_algorithm(current.deal)
     values = current.values()
     for field in FIELDS:
-        if field.control and field.applies is not None:
+        if field.part == "deal" and field.control and field.applies is not None:  # the lab shows its own
             show(field.control + "-row", field.applies_to(values))
 
 

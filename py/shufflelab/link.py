@@ -6,9 +6,10 @@ A link holds two things, kept apart:
   seed, deck, players, cards each, style, and the player seed of a sealed deal, if any).
   It is validated when made and hashable; a valid v1 link shows the same cards forever.
 * ``View``: the page's view state (tab, the lab's deck size and heat-map view, the
-  tally seed, the commitment a reveal link asks the page to check, and the code of the
-  lab's editor, which a link only shows, never runs). It may change meaning between
-  versions; the deal never does.
+  tally seed, the commitment a reveal link asks the page to check, the code of the
+  lab's editor, which a link only shows, never runs, and the built-in algorithm the lab
+  compares with, with its parameters). It may change meaning between versions; the deal
+  never does.
 
 ``FIELDS`` describes every URL parameter and form control once. ``read_link`` never
 raises: a missing, unknown, malformed or out-of-range value falls back to its default
@@ -209,20 +210,31 @@ class Field:
         return value, Notice(self.key, "%s; using %s" % (why, instead))
 
 
-def _has_param(name: str):
-    return lambda values: any(p.name == name for p in catalog.get(values["algo"]).params)
+def _has_param(algo_key: str, name: str):
+    """Return applies(values): the algorithm the field ``algo_key`` names takes a parameter ``name``."""
+    return lambda values: bool(values[algo_key]) and any(p.name == name for p in catalog.get(values[algo_key]).params)
 
 
-def _param_fields() -> list:
-    """One field per parameter name in the catalog, in order of first appearance."""
+def _param_fields(algo_key: str = "algo", prefix: str = "", part: str = "deal", label: str = "%s") -> list:
+    """One field per parameter name in the catalog, in order of first appearance, for the algorithm ``algo_key`` names.
+
+    The deal's algorithm has keys like ``passes``; the lab's compared one ``vs-passes``.
+    """
     fields, seen = [], []
     for entry in catalog.entries():
         for param in entry.params:
             if param.name not in seen:
                 seen.append(param.name)
-                fields.append(Field(param.name, param.label, "whole", "deal", param.default, param.minimum,
-                                    param.maximum, control="param-" + param.name, applies=_has_param(param.name)))
+                fields.append(Field(prefix + param.name, label % param.label, "whole", part, param.default,
+                                    param.minimum, param.maximum, control=prefix + "param-" + param.name,
+                                    applies=_has_param(algo_key, param.name)))
     return fields
+
+
+def compared_ids() -> tuple:
+    """Return what the lab may compare with: nothing (""), or any built-in algorithm (a user's shuffle is compared by
+    running it)."""
+    return ("",) + tuple(entry.id for entry in catalog.entries() if entry.builtin)
 
 
 def _numbered(values: dict) -> bool:
@@ -255,7 +267,9 @@ FIELDS = tuple(
        Field("heat", "Heat map view", "choice", "view", HEAT_VIEWS[0], choices=HEAT_VIEWS),
        Field("tseed", "Tally seed", "text", "view", "", 0, MAX_TALLY_SEED_LENGTH, control="tally-seed"),
        Field("commit", "Commitment", "commitment", "view", ""),
-       Field("code", "Code", "code", "view", "")]
+       Field("code", "Code", "code", "view", ""),
+       Field("vs", "Compared algorithm", "choice", "view", "", choices=compared_ids, control="vs")]
+    + _param_fields("vs", "vs-", "view", "%s (compared)")
 )
 FIELD_BY_KEY = {field.key: field for field in FIELDS}
 
@@ -337,19 +351,24 @@ class DealSpec:
 class View:
     """What the page shows besides the deal: the tab, and the bias lab's settings."""
 
-    __slots__ = ("view", "lab_n", "heat", "tally_seed", "commitment", "code")
+    __slots__ = ("view", "lab_n", "heat", "tally_seed", "commitment", "code", "compare", "compare_params")
 
     def __init__(self, view: str = VIEWS[0], lab_n: int = LAB_DEFAULT_N, heat: str = HEAT_VIEWS[0],
-                 tally_seed: str = "", commitment: str = "", code: str = "") -> None:
+                 tally_seed: str = "", commitment: str = "", code: str = "", compare: str = "",
+                 compare_params=()) -> None:
         self.view = view
         self.lab_n = lab_n
         self.heat = heat
         self.tally_seed = tally_seed
         self.commitment = commitment  # "" or 64 lower-case hex digits: the page checks the deal against it
         self.code = code  # "" or the lab editor's code (Python source), shown on opening, never run by it
+        self.compare = compare  # "" or a built-in algorithm id: the lab tallies it beside the main one
+        # ((name, value), ...) for every parameter of ``compare``, in the catalog's order (defaults filled in)
+        self.compare_params = catalog.get(compare).param_items(dict(compare_params)) if compare else ()
 
     def _key(self) -> tuple:
-        return (self.view, self.lab_n, self.heat, self.tally_seed, self.commitment, self.code)
+        return (self.view, self.lab_n, self.heat, self.tally_seed, self.commitment, self.code, self.compare,
+                self.compare_params)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, View) and self._key() == other._key()
@@ -358,13 +377,17 @@ class View:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return "View(view=%r, lab_n=%r, heat=%r, tally_seed=%r, commitment=%r, code=%r)" % self._key()
+        return ("View(view=%r, lab_n=%r, heat=%r, tally_seed=%r, commitment=%r, code=%r, compare=%r, compare_params=%r)"
+                % self._key())
 
     def replace(self, **changes) -> "View":
         """Return a copy with some fields changed."""
         values = {"view": self.view, "lab_n": self.lab_n, "heat": self.heat, "tally_seed": self.tally_seed,
-                  "commitment": self.commitment, "code": self.code}
+                  "commitment": self.commitment, "code": self.code, "compare": self.compare,
+                  "compare_params": self.compare_params}
         values.update(changes)
+        if "compare" in changes and "compare_params" not in changes:
+            values["compare_params"] = ()  # another algorithm: its own defaults
         return View(**values)
 
 
@@ -393,7 +416,9 @@ class Link:
         values = {"v": spec.version, "algo": spec.algo, "seed": spec.seed, "deck": deck.kind,
                   "players": spec.players, "cards": spec.cards_each, "style": spec.style,
                   "view": view.view, "n": view.lab_n, "heat": view.heat, "tseed": view.tally_seed,
-                  "commit": view.commitment, "code": view.code}
+                  "commit": view.commitment, "code": view.code, "vs": view.compare}
+        for name, value in view.compare_params:
+            values["vs-" + name] = value
         if spec.player_seed is not None:
             values["pseed"] = spec.player_seed
         values.update(spec.params)
@@ -485,8 +510,9 @@ def _link_from(values: dict) -> Link:
     params = [(p.name, values[p.name]) for p in entry.params]
     spec = DealSpec(values["algo"], params, values["seed"], _deck_of(values), values["players"],
                     values["cards"], values["style"], values["v"], values["pseed"] or None)
+    compared = [(p.name, values["vs-" + p.name]) for p in catalog.get(values["vs"]).params] if values["vs"] else ()
     return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"], values["commit"],
-                           values["code"]))
+                           values["code"], values["vs"], compared))
 
 
 def _is_tracking(key: str) -> bool:

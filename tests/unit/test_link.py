@@ -42,7 +42,8 @@ KEYS = [f.key for f in FIELDS]
 WHOLE_FIELDS = [f for f in FIELDS if f.kind == "whole"]
 # what makes a field apply, and leaves room for its whole range (players x cards within the deck)
 CONTEXT = {"passes": "algo=riffle-gsr", "repetitions": "algo=cut-insert", "size": "deck=numbered&players=1&cards=0",
-           "players": "cards=0", "cards": "deck=numbered&size=1000&players=1"}
+           "players": "cards=0", "cards": "deck=numbered&size=1000&players=1",
+           "vs-passes": "vs=riffle-gsr", "vs-repetitions": "vs=cut-insert"}
 
 
 def fixed_seed():
@@ -104,6 +105,10 @@ def links(draw):
     view = View(draw(st.sampled_from(VIEWS)), draw(st.integers(LAB_MIN_N, LAB_MAX_N)), draw(st.sampled_from(HEAT_VIEWS)),
                 draw(st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=MAX_TALLY_SEED_LENGTH)),
                 draw(st.just("") | st.text("0123456789abcdef", min_size=64, max_size=64)))
+    compared = draw(st.just("") | st.sampled_from(catalog.ALGORITHMS))
+    if compared:
+        view = view.replace(compare=compared.id, compare_params=[
+            (p.name, draw(st.integers(p.minimum, p.maximum))) for p in compared.params])
     return Link(spec, view)
 
 
@@ -516,3 +521,26 @@ def test_play_in_steps_pauses_in_a_long_shuffle_and_ends_with_plays_outcome():
     assert steps[:-1] == [None] * 5 and steps[-1] == play(long_link.deal)
     short_link, _ = read_link("algo=riffle-gsr&seed=steps")
     assert list(play_steps(short_link.deal)) == [play(short_link.deal)]
+
+
+def test_a_comparison_is_part_of_the_link():
+    query = "algo=swap-any&seed=s&view=lab&n=5&vs=riffle-gsr&vs-passes=3"
+    got, notices = read(query)
+    assert notices == [] and (got.view.compare, got.view.compare_params) == ("riffle-gsr", (("passes", 3),))
+    assert read(got.to_query())[0] == got
+    assert "vs=" not in Link(got.deal, got.view.replace(compare="")).to_query()
+
+
+def test_a_comparison_takes_only_built_ins_and_their_own_parameters():
+    got, notices = read("vs=custom&vs-passes=3")
+    assert got.view.compare == "" and got.view.compare_params == ()
+    assert [n.text for n in notices] == ["Compared algorithm 'custom' is unknown; using none"]
+    got, notices = read("vs=fisher-yates&vs-passes=3")  # Fisher–Yates has no passes: the key does not apply
+    assert (got.view.compare, got.view.compare_params, notices) == ("fisher-yates", (), [])
+    assert read("vs=riffle-gsr&vs-passes=0")[0].view.compare_params == (("passes", 7),)
+
+
+def test_choosing_another_compared_algorithm_starts_from_its_defaults():
+    view = View(compare="riffle-gsr", compare_params=[("passes", 2)])
+    assert view.replace(compare="cut-insert").compare_params == (("repetitions", 15000),)
+    assert view.replace(heat="exact").compare_params == (("passes", 2),)
