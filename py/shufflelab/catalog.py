@@ -68,11 +68,11 @@ class Algorithm:
     card × position matrix (None: there is none, and ``no_matrix_reason`` says why);
     ``kernel`` makes bit-sliced blocks of decks and ``deck_maker`` whole decks in bulk for
     the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n)`` is
-    what a first exact matrix costs in CPython (None: under a blink, or not known before
-    it starts), and ``matrix_steps(n, params)``, for such a slow one, is a generator that
-    yields the fraction done now and then and returns the float matrix (the lab shows its
-    progress and can stop it). ``matrix_steps`` may come without ``matrix_seconds``: a walk
-    whose cost is only known by starting it (a user's own code). ``steps``,
+    what a first exact matrix costs in CPython (None: under a blink), and
+    ``matrix_steps(n, params)``, for such a slow one, is a generator that yields the
+    fraction done now and then and returns the float matrix (the lab shows its progress
+    and can stop it; on a deck small enough to walk, the lab walks an ENUMERATE entry's
+    port in steps itself, whatever it costs). ``steps``,
     for a port that can run long on the page, is the port as a generator: None at each pause,
     then the shuffled list (``shuffle_steps``).
     """

@@ -23,8 +23,8 @@ from contextlib import contextmanager
 
 from . import catalog
 from .errors import ShuffleLabError, printable
-from .exact.matrices import MAX_WALKED_CARDS as MAX_WALKED_CARDS  # re-exported: the lab reads it here
-from .exact.matrices import walked, walked_steps
+from .exact.matrices import MAX_WALKED_CARDS as MAX_WALKED_CARDS  # re-exported: the user's limit, named here
+from .exact.matrices import walked
 from .rng import WORD_SPAN
 
 CUSTOM_ID = "custom"
@@ -160,8 +160,7 @@ def custom_entry(shuffle: CustomShuffle, algorithm_id: str = CUSTOM_ID) -> catal
         algorithm_id, "Your shuffle", "your code (%s)" % shuffle.filename,
         "Your own shuffle(cards, rng); every result is checked to be the same cards in a new order.",
         catalog.UNKNOWN, shuffle,
-        # matrix_steps without matrix_seconds: how long the walk takes is only known by walking it
-        orders=catalog.ENUMERATE, matrix=walked(algorithm_id, _WALKS), matrix_steps=walked_steps(algorithm_id, _WALKS),
+        orders=catalog.ENUMERATE, matrix=walked(algorithm_id, _WALKS),
         method="your code, every path of its below() answers walked",
     )
 

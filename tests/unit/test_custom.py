@@ -20,10 +20,8 @@ from shufflelab.custom import (
     time_limit,
 )
 from shufflelab.errors import ShuffleLabError
-from shufflelab.exact import enumeration, exact_report, outcome_distribution, position_matrix
-from shufflelab.exact.enumeration import run_steps
+from shufflelab.exact import exact_report, outcome_distribution, position_matrix
 from shufflelab.exact.errors import ExactTooCostly, NotEnumerable
-from shufflelab.exact.matrices import MAX_WALKED_CARDS
 from shufflelab.lab import protocol
 from shufflelab.lab.protocol import ExactStatus, Snapshot, TallyConfig
 from shufflelab.lab.service import LabService
@@ -104,20 +102,6 @@ def test_the_entry_is_complete_its_verdict_unknown_its_matrix_walked():
     assert floats[0][0] == pytest.approx(1 / 3) and isinstance(floats[0][0], float)
     with pytest.raises(ExactTooCostly, match="needs 0 to 6 cards, not 52"):
         position_matrix(CUSTOM_ID, 52)
-
-
-def test_the_entrys_matrix_steps_end_in_exactly_its_matrix_models_floats(monkeypatch):
-    monkeypatch.setattr(enumeration, "PROGRESS_SECONDS", float("inf"))  # paths alone, however slow the machine
-    monkeypatch.setattr(enumeration, "PROGRESS_PATHS", 50)  # 256 paths: five steps
-    entry = register_custom(SWAP_ANY)
-    covered = []
-    matrix = run_steps(entry.resolve("matrix_steps")(4, {}), covered.append)
-    assert covered == sorted(covered) and len(covered) == 5 and all(0 < c < 1 for c in covered)
-    assert matrix == entry.resolve("matrix")(4, {}, 1.0) == position_matrix(CUSTOM_ID, 4)
-    assert all(isinstance(p, float) for row in matrix for p in row)
-    assert entry.matrix_seconds is None  # its cost is only known by walking
-    with pytest.raises(ExactTooCostly, match="your shuffle walks every path of its code, so it needs 0 to 6 cards, not 7"):
-        next(entry.resolve("matrix_steps")(MAX_WALKED_CARDS + 1, {}))
 
 
 def test_registering_again_replaces_the_users_shuffle_and_bad_code_keeps_the_old_one():

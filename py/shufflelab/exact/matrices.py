@@ -19,9 +19,9 @@ from .errors import ExactTooCostly, NoExactMatrix
 from .orders import RAND_SPAN, ideal_rand_residue_weights
 
 Matrix = list[list]
-# a walked matrix is computed as the lab configures the tally, under the page's 10 s limit per worker
-# call: 6 cards of swap-any as a user's code are 46,656 paths (0.65 s in CPython, a few seconds in
-# Pyodide), 7 cards 823,543 (about 12 s in CPython); whole orders are walked up to orders.MAX_EXACT_CARDS (7)
+# the lab walks a small deck in half-second steps, showing its progress: 6 cards of swap-any as a user's
+# code are 46,656 paths (0.65 s in CPython, 1.3 s in Pyodide here), 7 cards 823,543 (about 12 s in
+# CPython, a minute in Pyodide), too long to wait for; whole orders are walked up to orders.MAX_EXACT_CARDS (7)
 MAX_WALKED_CARDS = 6
 
 
@@ -273,17 +273,6 @@ def walked(algorithm_id: str, walks: str):
         return rows if isinstance(one, Fraction) else _floats(rows)
 
     return model
-
-
-def walked_steps(algorithm_id: str, walks: str):
-    """Return the ``matrix_steps(n, params)`` of the same walk: a generator of the coverage that returns the float matrix."""
-
-    def steps(n: int, params: dict):
-        """Yield the probability covered so far; return the float matrix that ``walked``'s model gives."""
-        rows = yield from _walked_rows(algorithm_id, walks, n, params)
-        return _floats(rows)
-
-    return steps
 
 
 def _walked_rows(algorithm_id: str, walks: str, n: int, params: dict):
