@@ -13,11 +13,12 @@ import math
 import js
 from pyscript import create_named_worker, document, window
 
+from shufflelab import catalog
 from shufflelab.cards import standard_deck
 from shufflelab.errors import quoted
 from shufflelab.lab import protocol
 from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
-from shufflelab.link import field
+from shufflelab.link import FIELDS, compared_ids, field
 
 from . import dom
 from .dom import create, element, listen, one_line, set_text, show
@@ -40,6 +41,7 @@ WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
 # one call to the worker (a chunk of the tally, a matrix, the user's code compiling): a user's shuffle
 # still running after this is stopped, with the worker, which starts again
 CALL_LIMIT_SECONDS = 10
+DISTANCE_NOTE_CARDS = 7  # on a deck this small, say why an exact distance is missing (on a big one it is plain)
 
 
 class WorkerStopped(protocol.ProtocolError):
@@ -79,44 +81,74 @@ def card_name(card_id: int, n: int) -> str:
     return "card %d (%s)" % (card_id, standard_deck().card(card_id).label) if n == 52 else "card %d" % card_id
 
 
+class Side:
+    """One of the lab's two tallies: its worker slot, the ids of its part of the page, and what it last drew.
+
+    Side "a" is the lab's main tally (the menu's algorithm, or the user's shuffle once it
+    runs) and uses the ids in index.html; side "b", the algorithm it is compared with, uses
+    copies of them ending in "-b" (``clone_side_b``).
+    """
+
+    def __init__(self, slot: str, suffix: str) -> None:
+        self.slot = slot
+        self.suffix = suffix
+        self.config = None  # what the worker tallies in this slot; None: nothing (no comparison)
+        self.generation = 0  # bumped on every reset: answers for an older tally are dropped
+        self.latest = None
+        self.matrix = None  # the exact matrix of the current configuration, when there is one
+        self.pending_seconds = 0.0  # the estimate of a slow exact matrix not computed yet
+        self.cursor = None  # (card, position) the arrow keys are on in the heat map
+        self.title = ""
+
+    def id(self, name: str) -> str:
+        """Return the id of this side's copy of the element ``name``."""
+        return name + self.suffix
+
+    def prefix(self, text: str) -> str:
+        """Say which side a status line is about when there are two."""
+        return "%s: %s" % (self.title.split(" · ")[0], text) if self.title else text
+
+
 class Lab:
-    """The lab's view of the page's link, its worker, and the latest snapshot it drew."""
+    """The lab's view of the page's link, its worker, and its two sides (the second shown only to compare)."""
 
     def __init__(self, page) -> None:
         self.page = page
         self.worker = None
         self.link = None
-        self.config = None
         self.running = False
-        self.generation = 0  # bumped on every reset: answers for an older tally are dropped
-        self.latest = None
-        self.matrix = None  # the exact matrix of the current configuration, when there is one
+        self.a = Side("a", "")
+        self.b = Side("b", "-b")
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
         self.resume_when_shown = False  # paused by hiding, not by the user
-        self.pending_seconds = 0.0  # the estimate of a slow exact matrix not computed yet
-        self.cursor = None  # (card, position) the arrow keys are on in the heat map
         self.worker_name = "lab"  # a worker stopped for running too long is replaced by "lab-2", "lab-3"…
         self.restarts = 0
         self.custom_active = False  # the tally runs the user's shuffle (registered in the worker), not the menu's
         self.custom_listeners = []  # told (with a one-line message) when the user's shuffle fails or is stopped
 
+    def sides(self) -> tuple:
+        """Return the sides in use: the main one, and the compared one when there is a comparison."""
+        return (self.a, self.b) if self.b.config is not None else (self.a,)
+
     # --- the page's link --------------------------------------------------------------
 
     def link_changed(self, link) -> None:
-        """Follow the page's link: reconfigure when the tally's inputs change, redraw on a new view."""
+        """Follow the page's link: reconfigure a side when its tally's inputs change, redraw on a new view."""
         old, self.link = self.link, link
         view = link.view
         write_lab_form(view)
         if old is not None and (link.deal.algo, link.deal.params) != (old.deal.algo, old.deal.params):
             self.custom_active = False  # an algorithm chosen from the menu replaces the user's shuffle
-        config = self.tally_config(link)
-        if config != self.config:
-            self.config = config
-            spawn(self.reset())
-        elif old is not None and old.view.heat != view.heat and not self.running:
-            spawn(self.redraw())
+        for side in (self.a, self.b):
+            config = self.tally_config(link, side)
+            if config != side.config:
+                side.config = config
+                spawn(self.reset(side))
+            elif old is not None and old.view.heat != view.heat and not self.running and config is not None:
+                spawn(self.redraw(side))
+        self.show_titles()
         self.follow_visibility()
         if view.view == "lab" and self.connecting is None:
             # the worker is a second interpreter (Pyodide, about 13 MB): started on the first
@@ -125,11 +157,38 @@ class Lab:
         if view.view == "lab" and self.worker is not None and self.riffle_n != view.lab_n:
             spawn(self.draw_riffle(view.lab_n))
 
-    def tally_config(self, link) -> TallyConfig:
-        """What the worker should tally for ``link``: the menu's algorithm, or the user's shuffle once it runs."""
+    def tally_config(self, link, side: Side):
+        """What the worker should tally on a side for ``link`` (None: side b with nothing compared).
+
+        Side a: the menu's algorithm, or the user's shuffle once it runs; side b: the view's comparison.
+        """
         view = link.view
+        seed = view.tally_seed or None
+        if side is self.b:
+            if not view.compare:
+                return None
+            return TallyConfig(view.compare, [list(p) for p in view.compare_params], view.lab_n, seed, "b")
         algo, params = ("custom", []) if self.custom_active else (link.deal.algo, [list(p) for p in link.deal.params])
-        return TallyConfig(algo, params, view.lab_n, view.tally_seed or None)
+        return TallyConfig(algo, params, view.lab_n, seed, "a")
+
+    def show_titles(self) -> None:
+        """Name both sides when comparing ("A · Fisher–Yates", "B · Riffle, 3 passes"); show side b only then."""
+        comparing = self.b.config is not None
+        for side, letter in ((self.a, "A"), (self.b, "B")):
+            side.title = "%s · %s" % (letter, config_name(side.config)) if comparing else ""
+            for part in SIDE_PARTS:
+                box = document.getElementById(side.id(part))
+                if box is None:
+                    continue
+                if side is self.b:
+                    box.hidden = not comparing
+                title = box.querySelector(".side-title")
+                title.textContent = side.title
+                title.hidden = not comparing
+        canvas = document.getElementById(self.b.id("heatmap"))
+        if canvas is not None:
+            canvas.setAttribute("aria-label", "Heat map of %s: rows are cards, columns are positions; arrow keys read a "
+                                "cell" % self.b.title)
 
     # --- worker calls ---------------------------------------------------------------------
 
@@ -158,8 +217,9 @@ class Lab:
         self.worker = None
         self.running = False
         self.custom_active = False
-        self.config = None  # the new worker starts with the menu's algorithm
-        self.generation += 1
+        for side in (self.a, self.b):
+            side.config = None  # the new worker starts with the menu's algorithm
+            side.generation += 1
         self.enable_buttons(False)
         self.restarts += 1
         self.worker_name = "lab-%d" % (self.restarts + 1)
@@ -174,7 +234,7 @@ class Lab:
         """Register the user's shuffle in the worker and tally it (raises ProtocolError with the one-line reason)."""
         protocol.read(await self.ask(self.worker.use_code(source)), CodeReady)
         self.custom_active = True
-        self.config = None  # new code under the same id: always a fresh tally
+        self.a.config = None  # new code under the same id: always a fresh tally
         self.page.update_view(code=source)  # the share link carries it (and link_changed reconfigures)
         self.start()
 
@@ -197,43 +257,51 @@ class Lab:
             self.connecting = None  # so Retry, or the next visit to the lab, starts again
             return
         self.enable_buttons(True)
-        if self.link is not None:
-            self.config = self.tally_config(self.link)
-        await self.reset()
+        for side in (self.a, self.b):
+            if self.link is not None:
+                side.config = self.tally_config(self.link, side)
+            await self.reset(side)
         if self.link is not None and self.link.view.view == "lab":
             await self.draw_riffle(self.link.view.lab_n)
 
-    async def reset(self) -> None:
-        """Start a fresh tally for the current configuration (keeps running if it was)."""
-        self.generation += 1
-        if self.worker is None or self.config is None:
+    async def reset_all(self) -> None:
+        """Start both sides' tallies afresh (the Reset button)."""
+        for side in self.sides():
+            await self.reset(side)
+
+    async def reset(self, side: Side) -> None:
+        """Start a fresh tally on one side for its configuration (keeps running if it was)."""
+        side.generation += 1
+        if self.worker is None or side.config is None:
             return
-        generation = self.generation
-        set_text(STATUS, "Computing the exact matrix…")
+        generation = side.generation
+        set_text(STATUS, side.prefix("Computing the exact matrix…"))
         try:
-            status = protocol.read(await self.ask(self.worker.configure(protocol.request(self.config))), ExactStatus)
+            status = protocol.read(await self.ask(self.worker.configure(protocol.request(side.config))), ExactStatus)
         except protocol.ProtocolError as error:
-            if isinstance(error, WorkerStopped) or self.custom_active:
+            custom = side is self.a and self.custom_active
+            if isinstance(error, WorkerStopped) or custom:
                 self.tell_custom(one_line(error))
             if self.worker is not None:
-                self.show_exact_status(ExactStatus(False, None, str(error), None, 0.0))
-                set_text(STATUS, "This tally cannot run: " + one_line(error))
+                self.show_exact_status(side, ExactStatus(False, None, str(error), None, 0.0))
+                set_text(STATUS, side.prefix("This tally cannot run: " + one_line(error)))
             return
-        if generation == self.generation:
-            await self.show_configured(status)
+        if generation == side.generation:
+            await self.show_configured(side, status)
 
-    async def compute_exact(self) -> None:
-        """Compute a slow exact matrix because the user asked for it: in steps, showing the progress, until it is
-        there or the user moves on (another algorithm or n drops it)."""
+    async def compute_exact(self, side: Side) -> None:
+        """Compute a slow exact matrix in steps, showing the progress, until it is there or the user moves on
+        (another algorithm or n drops it): because the user asked, or on its own for a walk of a small deck."""
         if self.worker is None:
             return
-        generation = self.generation
-        element("compute-exact").disabled = True
+        generation = side.generation
+        button = element(side.id("compute-exact"))
+        button.disabled = True
         first = None  # (page clock, fraction) at the first answer: the time left is measured on the page's clock
         try:
             while True:
-                status = protocol.read(await self.ask(self.worker.exact_step(EXACT_STEP_MS)), ExactStatus)
-                if generation != self.generation or status.progress is None:
+                status = protocol.read(await self.ask(self.worker.exact_step(EXACT_STEP_MS, side.slot)), ExactStatus)
+                if generation != side.generation or status.progress is None:
                     break
                 now = js.performance.now() / 1000
                 if first is None or status.progress <= first[1]:
@@ -241,35 +309,47 @@ class Lab:
                     left = status.pending_seconds
                 else:
                     left = (now - first[0]) * (1 - status.progress) / (status.progress - first[1])
-                set_text(STATUS, progress_text(status.progress, status.seconds, left))
+                set_text(STATUS, side.prefix(progress_text(status.progress, status.seconds, left)))
         finally:
-            element("compute-exact").disabled = False
-        if generation == self.generation:
-            await self.show_configured(status)
+            button.disabled = False
+        if generation == side.generation:
+            await self.show_configured(side, status)
 
-    async def show_configured(self, status: ExactStatus) -> None:
-        """Show the exact-matrix status and the current snapshot, then say the lab is ready."""
-        self.show_exact_status(status)
-        await self.redraw()
+    async def show_configured(self, side: Side, status: ExactStatus) -> None:
+        """Show the exact-matrix status and the current snapshot, then say the lab is ready (or go on with a walk)."""
+        self.show_exact_status(side, status)
+        await self.redraw(side)
+        if status.goes_on:
+            await self.compute_exact(side)
+            return
         set_text(STATUS, "Running…" if self.running else "Ready: press Start.")
 
-    async def redraw(self) -> None:
-        """Draw the current snapshot without running more shuffles."""
-        if self.worker is None:
+    async def redraw(self, side: Side) -> None:
+        """Draw a side's current snapshot without running more shuffles."""
+        if self.worker is None or side.config is None:
             return
-        generation = self.generation
-        snapshot = protocol.read(await self.ask(self.worker.snapshot(self.link.view.heat)), Snapshot)
-        if generation == self.generation:
-            self.draw(snapshot)
+        generation = side.generation
+        snapshot = protocol.read(await self.ask(self.worker.snapshot(self.link.view.heat, side.slot)), Snapshot)
+        if generation == side.generation:
+            self.draw(side, snapshot)
+
+    def next_side(self) -> Side:
+        """Return the side to tally next: the one with fewer shuffles, so a comparison's verdicts rest on as many."""
+        if self.b.config is None or self.b.latest is None:
+            return self.b if self.b.config is not None and self.a.latest is not None else self.a
+        a_trials = self.a.latest.trials if self.a.latest is not None else 0
+        return self.b if self.b.latest.trials < a_trials else self.a
 
     async def run_loop(self) -> None:
-        """While running, ask the worker for a chunk of shuffles and draw each answer."""
+        """While running, ask the worker for a chunk of shuffles on a side and draw each answer."""
         try:
             while self.running:
-                generation = self.generation
-                snapshot = protocol.read(await self.ask(self.worker.run_for(CHUNK_MS, self.link.view.heat)), Snapshot)
-                if generation == self.generation:
-                    self.draw(snapshot)  # also the chunk that was under way when Pause came
+                side = self.next_side()
+                generation = side.generation
+                answer = await self.ask(self.worker.run_for(CHUNK_MS, self.link.view.heat, side.slot))
+                snapshot = protocol.read(answer, Snapshot)
+                if generation == side.generation:
+                    self.draw(side, snapshot)  # also the chunk that was under way when Pause came
         except protocol.ProtocolError as error:
             if not (self.custom_active or isinstance(error, WorkerStopped)):
                 raise
@@ -319,36 +399,46 @@ class Lab:
 
     # --- drawing -------------------------------------------------------------------------
 
-    def draw(self, snapshot: Snapshot) -> None:
-        """Put one worker snapshot on the page."""
-        self.latest = snapshot
-        set_text("trials", str(snapshot.trials))
-        set_text("rate", f"{round(snapshot.rate):,}" if snapshot.trials else "–")
+    def draw(self, side: Side, snapshot: Snapshot) -> None:
+        """Put one worker snapshot on its side of the page."""
+        side.latest = snapshot
+        if side is self.a:
+            set_text("trials", str(snapshot.trials))
+            set_text("rate", f"{round(snapshot.rate):,}" if snapshot.trials else "–")
         if snapshot.memory:
             set_text("worker-memory", "%.1f" % (snapshot.memory / 1e6))
             show("worker-memory-line", True)
-        draw_heatmap(snapshot)
-        set_text("heat-summary", snapshot.summary.get("heat_summary", ""))
-        draw_legend(snapshot.legend)
-        draw_stats(snapshot.summary)
-        draw_fixed_points(snapshot.summary.get("fixed_points"))
+        draw_heatmap(side, snapshot)
+        summary = snapshot.summary.get("heat_summary", "")
+        if snapshot.drawn != self.link.view.heat:
+            summary = "No exact matrix here, so this map shows observed ÷ uniform. " + summary
+        set_text(side.id("heat-summary"), summary)
+        if side is self.a:
+            draw_legend(snapshot.legend)
+        draw_stats(side, snapshot.summary)
+        draw_fixed_points(side, snapshot.summary.get("fixed_points"))
 
-    def show_exact_status(self, status: ExactStatus) -> None:
-        """Say whether the exact views exist, and what the exact matrix cost or would cost."""
-        self.matrix = status.matrix
-        self.pending_seconds = status.pending_seconds
-        element("compute-exact").hidden = not status.pending_seconds
+    def show_exact_status(self, side: Side, status: ExactStatus) -> None:
+        """Say whether a side's exact views exist, its exact distance, and what the exact matrix cost or would cost."""
+        side.matrix = status.matrix
+        side.pending_seconds = status.pending_seconds
+        element(side.id("compute-exact")).hidden = not status.pending_seconds or bool(status.goes_on)
         if status.available:
-            set_text("exact-note", "Exact matrix computed in %.0f ms." % (status.seconds * 1000))
+            note = "Exact matrix computed in %.0f ms." % (status.seconds * 1000)
+        elif status.goes_on:
+            note = "Walking every path of its draws for the exact answers…"
         elif status.pending_seconds:
-            set_text("exact-note", "The exact matrix takes about %.0f s more here (timed on its first steps), "
-                     "and slows the tally meanwhile:" % status.pending_seconds)
+            note = ("The exact matrix takes about %.0f s more here (timed on its first steps), "
+                    "and slows the tally meanwhile:" % status.pending_seconds)
         else:
-            set_text("exact-note", "No exact matrix: " + status.reason)
+            note = "No exact matrix: " + status.reason
+        set_text(side.id("exact-note"), note + distance_text(status, side.config))
+        if side is not self.a:
+            return
         for view in ("exact", "difference"):
             radio = document.querySelector('input[name="heat"][value="%s"]' % view)
             radio.disabled = not status.available
-        if not status.available and self.link is not None and self.link.view.heat != "observed":
+        if not status.available and not status.goes_on and self.link is not None and self.link.view.heat != "observed":
             self.page.update_view(heat="observed")  # the only view there is: say so in the form and the link
 
     async def draw_riffle(self, n: int) -> None:
@@ -360,42 +450,91 @@ class Lab:
         if self.riffle_n == n:
             draw_riffle_chart(report)
 
-    def describe_cell(self, row: int, column: int) -> str:
-        """Return the tooltip text for one heat-map cell."""
-        snapshot = self.latest
+    def describe_cell(self, side: Side, row: int, column: int) -> str:
+        """Return the tooltip text for one heat-map cell of a side."""
+        snapshot = side.latest
         n, trials = snapshot.n, snapshot.trials
         count = snapshot.count_at(row, column)
         observed = count / trials if trials else 0.0
         parts = ["%s at position %d" % (card_name(row, n), column), f"count {count:,} of {trials:,}",
                  f"observed {observed:.4%}", f"uniform {1 / n:.4%}"]
-        if self.matrix is not None and len(self.matrix) == n:
-            parts.append(f"exact {self.matrix[row][column]:.4%}")
-        return " · ".join(parts)
+        if side.matrix is not None and len(side.matrix) == n:
+            parts.append(f"exact {side.matrix[row][column]:.4%}")
+        text = " · ".join(parts)
+        return "%s: %s" % (side.title.split(" · ")[0], text) if side.title else text
+
+
+SIDE_PARTS = ("heat-side", "verdict-side", "fixed-side")
+REFERENCES = ("for", "aria-describedby", "aria-labelledby", "aria-controls")
+
+
+def clone_side_b() -> None:
+    """Put a hidden copy of each part of side a beside it, every id (and every reference to one) ending in "-b".
+
+    Done once, as the lab mounts, before anything is drawn: the copies start as empty as the originals.
+    """
+    for part in SIDE_PARTS:
+        original = element(part)
+        copy = original.cloneNode(True)
+        for node in [copy] + list(copy.querySelectorAll("*")):
+            if node.id:
+                node.id = str(node.id) + "-b"
+            for name in REFERENCES:
+                value = node.getAttribute(name)
+                if value:
+                    node.setAttribute(name, " ".join(token + "-b" for token in str(value).split()))
+        copy.hidden = True
+        original.parentNode.appendChild(copy)
+
+
+def config_name(config) -> str:
+    """Name a tally for a side's title: the algorithm and the parameters it was given."""
+    if config is None:
+        return ""
+    if config.algo == "custom":
+        return "your shuffle"
+    entry = catalog.get(config.algo)
+    given = ", ".join("%s %d" % (name, value) for name, value in config.params)
+    return "%s (%s)" % (entry.name, given) if given else entry.name
+
+
+def distance_text(status: ExactStatus, config) -> str:
+    """Return ' Exact distance to uniform: …' for a small deck (or why there is none), else ''."""
+    if status.distance:
+        value, fraction = status.distance
+        if fraction == "0/1":
+            return " Exact distance to uniform (total variation): 0, every order equally likely."
+        shown = "%.4f" % value if value >= 1e-4 else "%.2e" % value
+        exact = " (%s)" % fraction if len(fraction) <= 24 else ""  # a fraction too long to read helps nobody
+        return " Exact distance to uniform (total variation): %s%s." % (shown, exact)
+    if status.distance_reason and config is not None and config.n <= DISTANCE_NOTE_CARDS:
+        return " No exact distance to uniform: %s." % status.distance_reason.rstrip(".")
+    return ""
 
 
 # --- drawing helpers ---------------------------------------------------------------------
 
 
-def draw_heatmap(snapshot: Snapshot) -> None:
-    """Paint the worker's RGBA pixels, one per cell, onto the canvas (they stay a JavaScript array)."""
+def draw_heatmap(side: Side, snapshot: Snapshot) -> None:
+    """Paint the worker's RGBA pixels, one per cell, onto a side's canvas (they stay a JavaScript array)."""
     n = snapshot.n
-    canvas = element("heatmap")
+    canvas = element(side.id("heatmap"))
     if canvas.getAttribute("data-n") != str(n):  # the first draw too: the canvas starts 52 wide, unlabelled
         canvas.width = n
         canvas.height = n
         canvas.setAttribute("data-n", str(n))
-        draw_ticks(n)
+        draw_ticks(side, n)
     pixels = snapshot.pixels
     clamped = js.Uint8ClampedArray.new(pixels.buffer, pixels.byteOffset, pixels.length)
     canvas.getContext("2d").putImageData(window.ImageData.new(clamped, n, n), 0, 0)
 
 
-def draw_ticks(n: int) -> None:
+def draw_ticks(side: Side, n: int) -> None:
     """Label every 13th position and card (every quarter when n is not 52)."""
     step = 13 if n % 13 == 0 and n >= 26 else max(1, n // 4)
     ticks = [((k + 0.5) / n, str(k)) for k in range(0, n, step)]
     for container_id in ("heat-ticks-x", "heat-ticks-y"):
-        place_ticks(container_id, ticks)
+        place_ticks(side.id(container_id), ticks)
 
 
 def draw_legend(ticks: list) -> None:
@@ -413,12 +552,12 @@ def place_ticks(container_id: str, ticks: list) -> None:
         container.appendChild(tick)
 
 
-def draw_stats(summary: dict) -> None:
-    """Show the verdict sentence and the figures behind it."""
-    verdict = element("verdict")
+def draw_stats(side: Side, summary: dict) -> None:
+    """Show a side's verdict sentence and the figures behind it."""
+    verdict = element(side.id("verdict"))
     verdict.dataset.verdict = summary["verdict"]
     verdict.textContent = summary["sentence"]
-    rows = element("stats")
+    rows = element(side.id("stats"))
     rows.replaceChildren()
     for label, value in summary["figures"]:
         rows.append(create("dt", label), create("dd", value))
@@ -439,12 +578,12 @@ def svg_text(x: float, y: float, text: str, **attributes):
     return node
 
 
-def draw_fixed_points(histogram) -> None:
-    """Draw observed against fair shares of shuffles with k fixed points, k = 0, 1, …"""
-    chart = element("fixed-points")
+def draw_fixed_points(side: Side, histogram) -> None:
+    """Draw a side's observed against fair shares of shuffles with k fixed points, k = 0, 1, …"""
+    chart = element(side.id("fixed-points"))
     chart.replaceChildren()
     if not histogram or not histogram["labels"]:
-        set_text("fixed-verdict", "")
+        set_text(side.id("fixed-verdict"), "")
         return
     labels, observed, expected = histogram["labels"], histogram["observed"], histogram["expected"]
     top = max(max(observed), max(expected), 0.05)
@@ -459,7 +598,7 @@ def draw_fixed_points(histogram) -> None:
                              width=round(slot * 0.38, 1), height=round(bar_height, 1), class_="bar " + kind))
         chart.append(svg_text(x + slot / 2, height - 8, labels[k], class_="tick", text_anchor="middle"))
     chart.append(svg_text(left - 4, 12, f"{top:.0%}", class_="tick", text_anchor="end"))
-    set_text("fixed-verdict", histogram["sentence"])
+    set_text(side.id("fixed-verdict"), histogram["sentence"])
 
 
 def draw_riffle_chart(report: RiffleReport) -> None:
@@ -515,11 +654,59 @@ def riffle_note(report: RiffleReport) -> str:
 
 
 def write_lab_form(view) -> None:
-    """Make the lab's own controls show the view."""
+    """Make the lab's own controls show the view (the compared algorithm's parameters only where they apply)."""
     element("lab-n").value = str(view.lab_n)
     element("tally-seed").value = view.tally_seed
+    element("vs").value = view.compare
+    given = dict(view.compare_params)
+    for entry in compared_param_fields():
+        name = entry.key[len("vs-"):]
+        element(entry.control + "-row").hidden = name not in given
+        if name in given:
+            element(entry.control).value = str(given[name])
     for radio in document.querySelectorAll('input[name="heat"]'):
         radio.checked = radio.value == view.heat
+
+
+def compared_param_fields() -> list:
+    """Return the field table's fields for the compared algorithm's parameters."""
+    return [entry for entry in FIELDS if entry.key.startswith("vs-")]
+
+
+def build_compare_form() -> None:
+    """Fill "Compare with" from the catalog (built-ins: a user's shuffle is compared by running it) and add a row per
+    parameter, from the field table."""
+    menu = element("vs")
+    for algorithm_id in compared_ids()[1:]:
+        option = create("option", catalog.get(algorithm_id).name)
+        option.value = algorithm_id
+        menu.appendChild(option)
+    rows = element("vs-params")
+    for entry in compared_param_fields():
+        row = create("div", None, "vs-param-row")
+        row.id = entry.control + "-row"
+        row.hidden = True
+        label = create("label", entry.label)
+        label.htmlFor = entry.control
+        box = document.createElement("input")
+        box.id = entry.control
+        box.type = "text"  # not type=number: a notice quotes what was typed (see deal_view.build_form)
+        box.inputMode = "numeric"
+        box.autocomplete = "off"
+        box.spellcheck = False
+        row.append(label, box)
+        rows.appendChild(row)
+
+
+def change_compared_param(page, control: str, text: str) -> None:
+    """Use a typed parameter of the compared algorithm if the field table accepts it; otherwise name it and keep it."""
+    key = control.replace("param-", "", 1)  # "vs-param-passes" is the control of "vs-passes"
+    name = key[len("vs-"):]
+    given = dict(page.link.view.compare_params)
+    value = read_lab_field(key, text, given[name])
+    if value is not None:
+        given[name] = value
+        page.update_view(compare_params=[(p, given[p]) for p, _ in page.link.view.compare_params])
 
 
 # --- wiring ------------------------------------------------------------------------------
@@ -528,6 +715,8 @@ def write_lab_form(view) -> None:
 def mount(page) -> Lab:
     """Create the lab, subscribe it to the page's link and wire its controls (the worker starts on the first visit)."""
     lab = Lab(page)
+    build_compare_form()
+    clone_side_b()
     page.listeners.append(lab.link_changed)
 
     def on(element_id: str, event: str, handler) -> None:
@@ -535,51 +724,72 @@ def mount(page) -> Lab:
 
     on("lab-start", "click", lambda event: lab.start())
     on("lab-pause", "click", lambda event: lab.pause())
-    on("lab-reset", "click", lambda event: spawn(lab.reset()))
-    on("compute-exact", "click", lambda event: spawn(lab.compute_exact()))
+    on("lab-reset", "click", lambda event: spawn(lab.reset_all()))
+    on("compute-exact", "click", lambda event: spawn(lab.compute_exact(lab.a)))
     on("lab-retry", "click", lambda event: lab.retry())
     listen(js.document, "visibilitychange", lambda event: lab.follow_visibility(), STATUS)
     on("lab-n", "change", lambda event: change_lab_field(page, "n", "lab_n", str(event.target.value)))
     on("tally-seed", "change", lambda event: change_lab_field(page, "tseed", "tally_seed", str(event.target.value)))
+    on("vs", "change", lambda event: page.update_view(compare=str(event.target.value)))
+    for entry in compared_param_fields():
+        on(entry.control, "change", lambda event: change_compared_param(page, str(event.target.id), str(event.target.value)))
     for radio in document.querySelectorAll('input[name="heat"]'):
         listen(radio, "change", lambda event: page.update_view(heat=str(event.target.value)), STATUS)
-    on("heatmap", "mousemove", lambda event: show_tooltip(lab, event))
-    on("heatmap", "click", lambda event: show_tooltip(lab, event))  # a tap on a touch screen
-    # a tap ends with the pointer "leaving": only a mouse that leaves hides the tooltip
-    on("heatmap", "pointerleave", lambda event: hide_tooltip() if str(event.pointerType) == "mouse" else None)
-    on("heatmap", "keydown", lambda event: move_cell_cursor(lab, event))
-    on("heatmap", "blur", lambda event: hide_tooltip())
+    on("compute-exact-b", "click", lambda event: spawn(lab.compute_exact(lab.b)))
+    for side in (lab.a, lab.b):
+        wire_heatmap(lab, side)
     from . import custom_view  # it uses this module's spawn: imported once this module is whole
 
     custom_view.mount(page, lab)
     return lab
 
 
-def change_lab_field(page, key: str, attribute: str, text: str) -> None:
-    """Use a lab field's typed text if the field table accepts it, as a link would; otherwise name it and keep the
-    view's ``attribute``."""
+def wire_heatmap(lab: Lab, side: Side) -> None:
+    """Show a cell's figures under the pointer, on a tap, and as the arrow keys move over a side's heat map."""
+    canvas = side.id("heatmap")
+
+    def on(event_name: str, handler) -> None:
+        listen(canvas, event_name, handler, STATUS)
+
+    on("mousemove", lambda event: show_tooltip(lab, side, event))
+    on("click", lambda event: show_tooltip(lab, side, event))  # a tap on a touch screen
+    # a tap ends with the pointer "leaving": only a mouse that leaves hides the tooltip
+    on("pointerleave", lambda event: hide_tooltip(side) if str(event.pointerType) == "mouse" else None)
+    on("keydown", lambda event: move_cell_cursor(lab, side, event))
+    on("blur", lambda event: hide_tooltip(side))
+
+
+def read_lab_field(key: str, text: str, kept):
+    """Return a lab field's typed value if the field table accepts it, as a link would; otherwise say so, put ``kept``
+    back in the field and return None."""
     entry = field(key)
     value, notice = entry.read(text, {}, None)
-    if notice is not None:
-        kept = getattr(page.link.view, attribute)
-        shown = str(kept) if not isinstance(kept, str) else (quoted(kept) if kept else "none")
-        set_text(STATUS, "%s; kept %s." % (notice.text.split(";")[0], shown))
-        element(entry.control).value = str(kept)
-        return
-    page.update_view(**{attribute: value})
+    if notice is None:
+        return value
+    shown = str(kept) if not isinstance(kept, str) else (quoted(kept) if kept else "none")
+    set_text(STATUS, "%s; kept %s." % (notice.text.split(";")[0], shown))
+    element(entry.control).value = str(kept)
+    return None
 
 
-def show_tooltip(lab: Lab, event) -> None:
+def change_lab_field(page, key: str, attribute: str, text: str) -> None:
+    """Use a lab field's typed text for the view's ``attribute`` if the field table accepts it; otherwise keep it."""
+    value = read_lab_field(key, text, getattr(page.link.view, attribute))
+    if value is not None:
+        page.update_view(**{attribute: value})
+
+
+def show_tooltip(lab: Lab, side: Side, event) -> None:
     """Show card, position, count and probabilities for the cell under the pointer."""
-    if lab.latest is None:
+    if side.latest is None:
         return
     canvas = event.currentTarget
-    n = lab.latest.n
+    n = side.latest.n
     box = canvas.getBoundingClientRect()
     column = min(n - 1, max(0, int((event.clientX - box.left) / box.width * n)))
     row = min(n - 1, max(0, int((event.clientY - box.top) / box.height * n)))
-    tooltip = element("heat-tooltip")
-    tooltip.textContent = lab.describe_cell(row, column)
+    tooltip = element(side.id("heat-tooltip"))
+    tooltip.textContent = lab.describe_cell(side, row, column)
     tooltip.style.left = "%dpx" % (event.clientX - box.left + 12)
     tooltip.style.top = "%dpx" % (event.clientY - box.top + 12)
     tooltip.hidden = False
@@ -588,26 +798,26 @@ def show_tooltip(lab: Lab, event) -> None:
 CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 
 
-def move_cell_cursor(lab: Lab, event) -> None:
+def move_cell_cursor(lab: Lab, side: Side, event) -> None:
     """Arrow keys walk the heat map cell by cell; the cell is shown in the tooltip and read aloud."""
     key = str(event.key)
-    if lab.latest is None or key not in CURSOR_KEYS:
+    if side.latest is None or key not in CURSOR_KEYS:
         return
     event.preventDefault()
-    n = lab.latest.n
-    row, column = lab.cursor if lab.cursor is not None else (-1, 0)
+    n = side.latest.n
+    row, column = side.cursor if side.cursor is not None else (-1, 0)
     step_row, step_column = CURSOR_KEYS[key]
-    lab.cursor = (min(n - 1, max(0, row + step_row)), min(n - 1, max(0, column + step_column)))
-    text = lab.describe_cell(*lab.cursor)
-    tooltip = element("heat-tooltip")
+    side.cursor = (min(n - 1, max(0, row + step_row)), min(n - 1, max(0, column + step_column)))
+    text = lab.describe_cell(side, *side.cursor)
+    tooltip = element(side.id("heat-tooltip"))
     tooltip.textContent = text
-    box = element("heatmap").getBoundingClientRect()
-    tooltip.style.left = "%dpx" % int((lab.cursor[1] + 1) * box.width / n + 12)
-    tooltip.style.top = "%dpx" % int((lab.cursor[0] + 1) * box.height / n + 12)
+    box = element(side.id("heatmap")).getBoundingClientRect()
+    tooltip.style.left = "%dpx" % int((side.cursor[1] + 1) * box.width / n + 12)
+    tooltip.style.top = "%dpx" % int((side.cursor[0] + 1) * box.height / n + 12)
     tooltip.hidden = False
-    set_text("heat-cell", text)
+    set_text(side.id("heat-cell"), text)
 
 
-def hide_tooltip() -> None:
-    """Hide the heat-map tooltip."""
-    element("heat-tooltip").hidden = True
+def hide_tooltip(side: Side) -> None:
+    """Hide a side's heat-map tooltip."""
+    element(side.id("heat-tooltip")).hidden = True

@@ -155,15 +155,21 @@ KEYS = [f.key for f in FIELDS]
 # name -> (the link's own values, the keys that carry the value); every key once
 DEAL_LINKS = {
     "link A (riffle, numbered deck)": ("algo=riffle-gsr&deck=numbered",
-                                       [k for k in KEYS if k not in ("algo", "deck", "repetitions", "packs", "jokers")]),
+                                       [k for k in KEYS if k not in ("algo", "deck", "repetitions", "packs", "jokers",
+                                                                     "vs-passes", "vs-repetitions")]),
     "link C (defaults)": ("", ["algo", "deck", "packs", "jokers"]),
 }
 # The lab view: there the cut-and-insert deal (0.3 s of 15,000 repetitions) is not drawn, and the lab's
 # worker, which starts on the first visit, keeps the same tally between values (it redraws after every
 # change of algorithm, even hidden: ~0.35 s a value if the deal view's links ran with it).
-LAB_LINKS = {"link B (cut-insert, lab view)": ("algo=cut-insert&view=lab", ["repetitions"])}
+# The compared algorithm's parameters are the lab's own fields: each shows in a link comparing with its algorithm.
+LAB_LINKS = {"link B (cut-insert, lab view, compared with riffle)": ("algo=cut-insert&view=lab&vs=riffle-gsr",
+                                                                     ["repetitions", "vs-passes"]),
+             "link D (lab view, compared with cut-insert)": ("algo=cut-insert&view=lab&vs=cut-insert",
+                                                             ["vs-repetitions"])}
 LINKS = {**DEAL_LINKS, **LAB_LINKS}
-LAB_FIELDS = ["param-repetitions", "lab-n", "tally-seed"]  # typed in the lab view; every other field in the deal view
+# typed in the lab view; every other field in the deal view
+LAB_FIELDS = ["param-repetitions", "lab-n", "tally-seed", "vs-param-passes", "vs-param-repetitions"]
 # opened directly: the start-up path, with repetitions drawn in the deal view
 DIRECT_LINK = ("algo=cut-insert&deck=numbered", [k for k in KEYS if k not in ("algo", "deck", "passes", "packs", "jokers")])
 DIRECT_VALUES = ["img onerror", "100000 (top of repetitions)"]
@@ -699,7 +705,8 @@ def test_a_hostile_value_in_the_deal_view(hostile, name):
 @pytest.mark.timing
 @pytest.mark.parametrize("name", list(VALUES))
 def test_a_hostile_value_in_the_lab(hostile, name):
-    """The value in repetitions (link B, the lab view) and the lab's fields, then a heat-map cell read."""
+    """The value in repetitions and the compared parameters (links B and D, the lab view) and the lab's fields,
+    then a heat-map cell read."""
     walk = Walk(hostile, name)
     walk_links(walk, LAB_LINKS, LAB_FIELDS)
     walk.read_a_cell("then a heat-map cell read with the arrow keys")

@@ -19,7 +19,11 @@ import json
 
 from ..errors import ShuffleLabError
 
-PROTOCOL_VERSION = 2  # 2: ExactStatus.progress, exact_step in place of compute_exact, use_code, Snapshot.memory
+# 2: ExactStatus.progress, exact_step in place of compute_exact, use_code, Snapshot.memory;
+# 3: two tallies side by side (TallyConfig.slot, a slot for every call), ExactStatus.distance and
+#    goes_on, Snapshot.drawn
+PROTOCOL_VERSION = 3
+SLOTS = ("a", "b")  # the lab's main tally, and the one it compares with
 
 
 class ProtocolError(ShuffleLabError):
@@ -56,21 +60,26 @@ class Message:
 
 
 class TallyConfig(Message):
-    """What to tally: algorithm id, its parameters as [[name, value], ...], deck size n, and a tally seed or None."""
+    """What to tally: algorithm id, its parameters as [[name, value], ...], deck size n, a tally seed or None, and the
+    slot it goes in ("a", the main tally, when None)."""
 
     KIND = "config"
-    FIELDS = ("algo", "params", "n", "seed")
+    FIELDS = ("algo", "params", "n", "seed", "slot")
 
 
 class ExactStatus(Message):
     """Whether the exact card × position matrix exists (the matrix itself, once), why not, and what it cost or would cost.
 
     While a slow matrix is being computed, ``progress`` is the fraction done, ``seconds``
-    the time spent so far and ``pending_seconds`` the time left at this machine's pace.
+    the time spent so far and ``pending_seconds`` the time left at this machine's pace;
+    ``goes_on`` says the page should go on computing it without asking (a walk of every
+    path of a small deck) rather than offer to. ``distance`` is the exact total variation
+    distance to uniform as ``[float, "p/q"]`` on small decks (None: ``distance_reason``).
     """
 
     KIND = "exact"
-    FIELDS = ("available", "matrix", "reason", "seconds", "pending_seconds", "progress")
+    FIELDS = ("available", "matrix", "reason", "seconds", "pending_seconds", "progress", "goes_on", "distance",
+              "distance_reason")
 
 
 class Snapshot(Message):
@@ -82,11 +91,12 @@ class Snapshot(Message):
     never as JavaScript numbers, which MicroPython's bridge truncates to 32 bits);
     ``legend``: [[score, text]]; ``summary``: the verdict, its sentence, the figures and
     the fixed-point bars; ``memory``: the worker's WebAssembly memory in bytes (None where
-    it can't be read), which only grows, so a long run shows any leak.
+    it can't be read), which only grows, so a long run shows any leak; ``drawn``: the
+    view the pixels show (observed where the asked-for view needs an exact matrix there is not).
     """
 
     KIND = "snapshot"
-    FIELDS = ("n", "trials", "rate", "legend", "summary", "pixels", "counts", "memory")
+    FIELDS = ("n", "trials", "rate", "legend", "summary", "pixels", "counts", "memory", "drawn")
     BLOBS = ("pixels", "counts")
 
     def count_at(self, card: int, position: int) -> int:

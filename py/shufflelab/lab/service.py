@@ -1,7 +1,8 @@
-"""The bias lab's service: one tally session at a time, answered as protocol envelopes.
+"""The bias lab's service: a tally session in each of two slots, answered as protocol envelopes.
 
 This is what the lab's worker (Pyodide) runs; ``py/worker.py`` only exports these
-functions. Each exported function takes plain values or a JSON request and returns a
+functions. Slot "a" is the lab's main tally, slot "b" the one it compares with; each
+call names its slot ("a" when it does not). Each exported function takes plain values or a JSON request and returns a
 protocol answer (``protocol.py``); a library error (``ShuffleLabError``) comes back as a
 failure answer with one line for the page; any other exception is a bug and propagates.
 CPython and Pyodide only.
@@ -13,7 +14,11 @@ from array import array
 from .. import catalog
 from ..custom import register_custom
 from ..errors import ShuffleLabError
-from ..exact import position_matrix, riffle_tv
+from ..exact import outcome_distribution, position_matrix, riffle_tv, total_variation_to_uniform
+from ..exact.composition import as_fractions, as_int_dist
+from ..exact.enumeration import walk_steps
+from ..exact.matrices import MAX_WALKED_CARDS, position_matrix_from_distribution
+from ..exact.reports import fraction_text
 from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, measured_riffle_tv
 from . import heatmap, protocol
 from .protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
@@ -32,6 +37,11 @@ ASK_FIRST_SECONDS = 2.0  # a longer exact matrix waits for the user to ask: the 
 CALIBRATION_SECONDS = 0.3
 MAX_STEP_MILLISECONDS = 1000
 HEAT_VIEWS = ("observed", "exact", "difference")
+# The exact distance to uniform sums over all n! orders. A walk of every path (a user's shuffle, and the
+# built-ins whose model is their port) gives it with the matrix, in steps, up to the walk's limit; the
+# other models give it in one call, which is quick up to 5 cards (riffle-physical: 0.11 s in CPython)
+# but not at 6 (1.9 s, about 8 s in Pyodide, near the page's 10 s limit per call).
+MAX_MODEL_DISTANCE_CARDS = 5
 
 
 class Session:
@@ -51,6 +61,11 @@ class Session:
         self.job = None  # a slow exact matrix under way: a generator yielding the fraction done
         self.job_fraction = 0.0
         self.job_seconds = 0.0
+        # a small deck of a shuffle whose exact answers come from walking its port: the walk gives the
+        # distribution over orders, hence both the matrix and the distance, and shows its progress
+        self.walked = self.n <= MAX_WALKED_CARDS and entry.orders == catalog.ENUMERATE
+        self.distance = None  # [float, "p/q"] once known
+        self.distance_reason = ""
 
     def run_for(self, seconds: float) -> None:
         """Add batches of shuffles for about ``seconds``, sizing batches to the speed seen."""
@@ -73,6 +88,9 @@ class Session:
         Once some of it has run (``advance_matrix``), the time left at the pace measured so
         far; before, the catalog's CPython estimate times the usual Pyodide slowdown.
         """
+        if self.walked:
+            done = self.job_fraction
+            return max(self.job_seconds * (1 - done) / done, 0.1) if done > 0 else 0.0
         estimate = catalog.get(self.algo).resolve("matrix_seconds")
         if estimate is None or (self.algo, self.n) in computed:
             return 0.0
@@ -88,7 +106,7 @@ class Session:
         if self.matrix is not None or self.matrix_reason:
             return
         if self.job is None:
-            steps = catalog.get(self.algo).resolve("matrix_steps")
+            steps = self.walk_job if self.walked else catalog.get(self.algo).resolve("matrix_steps")
             if steps is None:
                 self.ensure_matrix(computed)
                 return
@@ -109,6 +127,32 @@ class Session:
         if self.matrix is not None:
             self.matrix_seconds = self.job_seconds
 
+    def walk_job(self, n: int, params: dict):
+        """Walk every path of the shuffle, yielding the probability covered; set the distance and return the matrix."""
+        walked, _ = yield from walk_steps(self.algo, n, params)
+        distribution = as_fractions(as_int_dist(walked))
+        self.set_distance(distribution)
+        return position_matrix_from_distribution(distribution, n)
+
+    def set_distance(self, distribution: dict) -> None:
+        """Keep the exact total variation distance to uniform of a whole-order distribution."""
+        distance = total_variation_to_uniform(distribution, self.n)
+        self.distance = [float(distance), fraction_text(distance)]
+
+    def ensure_distance(self) -> None:
+        """Find the exact distance from the algorithm's model on a deck small enough for one quick call, or say why not."""
+        if self.distance is not None or self.distance_reason or self.walked:
+            return
+        if self.n > MAX_MODEL_DISTANCE_CARDS:
+            limit = MAX_WALKED_CARDS if catalog.get(self.algo).orders == catalog.ENUMERATE else MAX_MODEL_DISTANCE_CARDS
+            self.distance_reason = ("it sums over every order, which the lab does for up to %d cards of %s, not %d"
+                                    % (limit, self.algo, self.n))
+            return
+        try:
+            self.set_distance(outcome_distribution(self.algo, self.n, self.params))
+        except ShuffleLabError as reason:
+            self.distance_reason = str(reason)
+
     def ensure_matrix(self, computed: set) -> None:
         """Compute the exact card × position matrix once, or note why there is none."""
         if self.matrix is not None or self.matrix_reason:
@@ -125,9 +169,12 @@ class Session:
         """Whether the exact matrix exists, why not, and what it cost or would cost."""
         pending = self.matrix is None and not self.matrix_reason
         seconds = self.job_seconds if self.job is not None else self.matrix_seconds
+        if self.walked and self.matrix_reason and not self.distance_reason:
+            self.distance_reason = self.matrix_reason  # one walk gives both, or neither
         return ExactStatus(self.matrix is not None, self.matrix, self.matrix_reason, seconds,
                            self.slow_matrix_seconds(computed) if pending else 0.0,
-                           self.job_fraction if self.job is not None else None)
+                           self.job_fraction if self.job is not None else None, self.walked and pending,
+                           self.distance, self.distance_reason)
 
     def snapshot(self, view: str) -> Snapshot:
         """Return the counts, rate, statistics and heat-map pixels for ``view``."""
@@ -139,6 +186,7 @@ class Session:
             scores = heatmap.difference_scores(counts, trials, matrix)
         else:
             scores = heatmap.observed_scores(counts, trials)
+            view = "observed"
         flat = array("Q", [count for row in counts for count in row])
         if flat.itemsize != 8 or array("H", [1]).tobytes() != b"\x01\x00":
             raise RuntimeError("the counts' wire format needs 8-byte little-endian integers")
@@ -146,7 +194,7 @@ class Session:
             self.n, trials, trials / self.busy_seconds if self.busy_seconds else 0.0,
             [list(tick) for tick in heatmap.legend(view)],
             summarize(counts, self.tally.fixed_points, matrix),
-            heatmap.rgba(scores), flat.tobytes(),
+            heatmap.rgba(scores), flat.tobytes(), None, view,
         )
 
 
@@ -165,23 +213,29 @@ def answering(method):
 
 
 class LabService:
-    """The worker's state: the current session and which slow matrices are cached."""
+    """The worker's state: the session in each slot and which slow matrices are cached."""
 
     def __init__(self) -> None:
-        self.session = None
+        self.sessions = {}  # slot -> Session
         self.computed = set()  # (algo, n) whose slow exact matrices the exact package has cached
         self.memory_probe = None  # () -> bytes of the worker's memory; the worker sets it (it can read Pyodide's)
 
     @answering
     def configure(self, config_json: str) -> list:
-        """Start a new tally for a TallyConfig; answer its ExactStatus (a fast matrix is computed now)."""
+        """Start a new tally in the TallyConfig's slot; answer its ExactStatus (a fast matrix is computed now).
+
+        A walk of every path, or a slow matrix, is timed on its first steps instead, so the
+        estimate is this machine's; the page goes on with ``exact_step``.
+        """
         config = protocol.read_request(config_json, TallyConfig)
-        self.session = Session(config)
-        if not self.session.slow_matrix_seconds(self.computed):
-            self.session.ensure_matrix(self.computed)
-        else:  # a slow one: time its first steps, so the estimate offered is this machine's
-            self.session.advance_matrix(CALIBRATION_SECONDS, self.computed)
-        return protocol.answer(self.session.exact_status(self.computed))
+        session = Session(config)
+        self.sessions[_slot(config.slot)] = session
+        if session.walked or session.slow_matrix_seconds(self.computed):
+            session.advance_matrix(CALIBRATION_SECONDS, self.computed)
+        else:
+            session.ensure_matrix(self.computed)
+        session.ensure_distance()
+        return protocol.answer(session.exact_status(self.computed))
 
     @answering
     def use_code(self, source) -> list:
@@ -194,27 +248,27 @@ class LabService:
         return protocol.answer(CodeReady(entry.id))
 
     @answering
-    def exact_step(self, milliseconds) -> list:
+    def exact_step(self, milliseconds, slot=None) -> list:
         """Work on the exact matrix for about ``milliseconds`` (at most a second); answer its ExactStatus.
 
         While it is under way the status has its ``progress``; the page asks again until the
         matrix is there, so it can show the progress and stop asking when the user moves on.
         """
-        session = self.current()
+        session = self.current(slot)
         session.advance_matrix(max(0, min(int(milliseconds), MAX_STEP_MILLISECONDS)) / 1000, self.computed)
         return protocol.answer(session.exact_status(self.computed))
 
     @answering
-    def run_for(self, milliseconds, view: str) -> list:
+    def run_for(self, milliseconds, view: str, slot=None) -> list:
         """Tally for about ``milliseconds`` (at most a second) and answer a Snapshot drawn for ``view``."""
-        session = self.current()
+        session = self.current(slot)
         session.run_for(max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000)
         return self.answer_snapshot(session, view)
 
     @answering
-    def snapshot(self, view: str) -> list:
+    def snapshot(self, view: str, slot=None) -> list:
         """Answer a Snapshot of the tally so far, drawn for ``view``, without shuffling more."""
-        return self.answer_snapshot(self.current(), view)
+        return self.answer_snapshot(self.current(slot), view)
 
     def answer_snapshot(self, session: Session, view: str) -> list:
         """Answer the session's Snapshot for ``view``, with the worker's memory where it can be read."""
@@ -234,11 +288,20 @@ class LabService:
         return protocol.answer(RiffleReport(n, tv, measured, MEASURED_RIFFLE_TRIALS if measured else None,
                                             time.perf_counter() - started))
 
-    def current(self) -> Session:
-        """Return the session, or raise ShuffleLabError when none was configured."""
-        if self.session is None:
-            raise ShuffleLabError("the lab has no tally yet: configure one first")
-        return self.session
+    def current(self, slot=None) -> Session:
+        """Return the session in ``slot`` ("a" when None), or raise ShuffleLabError when none was configured there."""
+        session = self.sessions.get(_slot(slot))
+        if session is None:
+            raise ShuffleLabError("the lab has no tally in slot %s yet: configure one first" % _slot(slot))
+        return session
+
+
+def _slot(slot) -> str:
+    """Return a slot name ("a" for None), or raise ShuffleLabError naming it."""
+    slot = "a" if slot is None else str(slot)
+    if slot not in protocol.SLOTS:
+        raise ShuffleLabError("unknown lab slot %r; choose %s" % (slot, " or ".join(protocol.SLOTS)))
+    return slot
 
 
 def _view(view: str) -> str:

@@ -1,8 +1,10 @@
 """The lab service that the worker exports: sessions, exact matrices, snapshots, failures."""
 
+from fractions import Fraction
+
 import pytest
 
-from shufflelab.exact import physical, position_matrix
+from shufflelab.exact import outcome_distribution, physical, position_matrix, total_variation_to_uniform
 from shufflelab.lab import protocol, service
 from shufflelab.lab.protocol import CodeReady, ExactStatus, ProtocolError, RiffleReport, Snapshot, TallyConfig
 
@@ -13,9 +15,17 @@ def lab():
     return service.LabService()
 
 
-def configure(lab, algo, n, params=(), seed="service"):
-    return protocol.read(lab.configure(protocol.request(TallyConfig(algo, [list(p) for p in params], n, seed))),
+def configure(lab, algo, n, params=(), seed="service", slot=None):
+    return protocol.read(lab.configure(protocol.request(TallyConfig(algo, [list(p) for p in params], n, seed, slot))),
                          ExactStatus)
+
+
+def walked(lab, status, slot=None):
+    """Drive a walk of every path to its end, as the page does; return every status on the way."""
+    steps = [status]
+    while steps[-1].progress is not None:
+        steps.append(protocol.read(lab.exact_step(200, slot), ExactStatus))
+    return steps
 
 
 def test_a_configured_tally_runs_and_answers_snapshots(lab):
@@ -34,14 +44,14 @@ def test_a_seeded_tally_is_reproducible(lab):
     first = protocol.read(lab.run_for(30, "observed"), Snapshot)
     other = service.LabService()
     configure(other, "fisher-yates", 6, seed="same")
-    other.session.tally.run(first.trials)
+    other.current().tally.run(first.trials)
     again = protocol.read(other.snapshot("observed"), Snapshot)
     assert again.counts == first.counts
 
 
 def test_no_exact_matrix_is_a_reason_not_a_failure(lab):
-    status = configure(lab, "random-comparator", 5)
-    assert not status.available and "Markov chain" in status.reason
+    status = configure(lab, "random-comparator", 20)  # its matrix walks every path of the sort: up to 6 cards
+    assert not status.available and status.matrix is None and "20" in status.reason
 
 
 def test_a_too_costly_matrix_is_a_reason_and_replaces_the_previous_one(lab):
@@ -86,8 +96,10 @@ def test_moving_on_drops_a_slow_matrix_half_done(lab):
 def test_library_errors_come_back_as_one_line(lab):
     with pytest.raises(ProtocolError, match="unknown algorithm 'bogo'"):
         configure(lab, "bogo", 5)
-    with pytest.raises(ProtocolError, match="no tally yet"):
+    with pytest.raises(ProtocolError, match="no tally in slot a yet"):
         protocol.read(lab.snapshot("observed"), Snapshot)
+    with pytest.raises(ProtocolError, match="unknown lab slot 'c'"):
+        configure(lab, "fisher-yates", 5, slot="c")
     configure(lab, "fisher-yates", 5)
     with pytest.raises(ProtocolError, match="unknown heat-map view"):
         protocol.read(lab.snapshot("<b>"), Snapshot)
@@ -144,7 +156,9 @@ def test_the_users_code_is_registered_and_tallied_like_a_built_in(lab):
     assert protocol.read(lab.use_code(SWAP_ANY_CODE), CodeReady).algo == "custom"
     status = configure(lab, "custom", 4)
     # up to 6 cards its exact matrix comes from walking every path: swap-any's, exactly
-    assert status.available
+    status = walked(lab, status)[-1]
+    swap_any = total_variation_to_uniform(outcome_distribution("swap-any", 4), 4)
+    assert status.available and status.distance == [float(swap_any), "%d/%d" % (swap_any.numerator, swap_any.denominator)]
     assert status.matrix == [[float(p) for p in row] for row in position_matrix("swap-any", 4)]
     snapshot = protocol.read(lab.run_for(50, "difference"), Snapshot)
     assert snapshot.trials > 0 and sum(snapshot.count_at(card, 0) for card in range(4)) == snapshot.trials
@@ -165,3 +179,50 @@ def test_a_shuffle_that_returns_the_wrong_cards_stops_the_tally_with_one_line(la
     with pytest.raises(ProtocolError, match="returned 6 cards for a deck of 7"):
         configure(lab, "custom", 7)
         protocol.read(lab.run_for(50, "observed"), Snapshot)
+
+
+def test_two_slots_tally_side_by_side_without_touching_each_other(lab):
+    configure(lab, "fisher-yates", 5, seed="same")
+    configure(lab, "swap-any", 6, slot="b")
+    first = protocol.read(lab.run_for(30, "observed"), Snapshot)
+    other = protocol.read(lab.run_for(30, "observed", "b"), Snapshot)
+    assert (first.n, other.n) == (5, 6)
+    assert protocol.read(lab.snapshot("observed", "a"), Snapshot).trials == first.trials  # b's run added nothing to a
+    alone = service.LabService()
+    configure(alone, "fisher-yates", 5, seed="same")
+    alone.current().tally.run(first.trials)
+    assert protocol.read(alone.snapshot("observed"), Snapshot).counts == first.counts
+
+
+def test_small_decks_get_the_exact_distance_to_uniform(lab):
+    # swap-any on 3 cards: 27 paths over 6 orders, three at 5/27 and three at 4/27, so TV = ½·6·(1/54) = 1/18
+    status = configure(lab, "swap-any", 3)
+    assert status.distance == [float(Fraction(1, 18)), "1/18"] and not status.distance_reason
+    assert configure(lab, "fisher-yates", 4, slot="b").distance in (None, [0.0, "0/1"])
+
+
+def test_a_walk_gives_matrix_and_distance_in_steps_the_page_goes_on_with(lab, monkeypatch):
+    monkeypatch.setattr(service, "CALIBRATION_SECONDS", 0.0)  # stop after the first step, however fast
+    status = configure(lab, "random-comparator", 4)
+    assert status.goes_on and status.progress is not None and not status.available
+    done = walked(lab, status)[-1]
+    assert done.available and not done.goes_on and done.progress is None
+    # the README's hand derivation: 8 orders at 1/16, 16 at 1/32, so TV = ½(8·(1/16 − 1/24) + 16·(1/24 − 1/32)) = 1/6
+    assert done.distance == [float(Fraction(1, 6)), "1/6"]
+    assert [round(sum(row), 12) for row in done.matrix] == [1.0] * 4
+
+
+def test_a_model_gives_the_distance_up_to_its_limit_and_says_why_not_beyond(lab):
+    small = configure(lab, "riffle-gsr", service.MAX_MODEL_DISTANCE_CARDS, [("passes", 1)])
+    assert small.distance is not None and 0 < small.distance[0] < 1
+    big = configure(lab, "riffle-gsr", service.MAX_MODEL_DISTANCE_CARDS + 1)
+    assert big.distance is None and "up to 5 cards of riffle-gsr" in big.distance_reason
+    deck = configure(lab, "swap-any", 52)
+    assert deck.distance is None and deck.distance_reason.endswith("up to 5 cards of swap-any, not 52")
+
+
+def test_a_snapshot_says_which_view_it_drew(lab):
+    configure(lab, "random-comparator", 20)  # no exact matrix at 20 cards
+    assert protocol.read(lab.snapshot("exact"), Snapshot).drawn == "observed"
+    configure(lab, "swap-any", 20)
+    assert protocol.read(lab.snapshot("exact"), Snapshot).drawn == "exact"
