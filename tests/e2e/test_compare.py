@@ -31,9 +31,10 @@ def shown_distance(report: dict) -> str:
     return "Exact distance to uniform (total variation): %.4f (%s)." % (value, fraction)
 
 
-def wait_for_note(page, element_id: str, start: str) -> str:
-    page.wait_for_function("([id, start]) => document.getElementById(id).textContent.startsWith(start)",
-                           arg=[element_id, start], timeout=WORKER_TIMEOUT_MS)
+def wait_for_note(page, element_id: str, words: str) -> str:
+    """Wait until a side's exact note says ``words`` (the distance of the configuration it should be showing)."""
+    page.wait_for_function("([id, words]) => document.getElementById(id).textContent.includes(words)",
+                           arg=[element_id, words], timeout=WORKER_TIMEOUT_MS)
     return page.text_content("#" + element_id)
 
 
@@ -59,8 +60,8 @@ def test_a_comparison_link_shows_both_sides_on_one_scale_with_verdicts_and_exact
         wait_for_worker(page)
         swap_any = exact_distance("--algo", "swap-any", "--cards", "4")
         fisher_yates = exact_distance("--algo", "fisher-yates", "--cards", "4")
-        assert shown_distance(swap_any) in wait_for_note(page, "exact-note", "Exact matrix")
-        assert shown_distance(fisher_yates) in wait_for_note(page, "exact-note-b", "Exact matrix")
+        assert wait_for_note(page, "exact-note", shown_distance(swap_any)).startswith("Exact matrix computed")
+        assert wait_for_note(page, "exact-note-b", shown_distance(fisher_yates)).startswith("Exact matrix computed")
         for part in ("heat-side", "verdict-side", "fixed-side"):
             assert page.is_visible(f"#{part}-b")
             assert page.text_content(f"#{part} .side-title") == "A · Swap with any position"
@@ -104,7 +105,7 @@ def test_compare_with_goes_into_the_link_refuses_bad_parameters_and_can_be_taken
         page.wait_for_function("() => location.search.includes('vs-passes=1')", timeout=STEP_TIMEOUT_MS)
         assert page.text_content("#verdict-side-b .side-title") == "B · Riffle (Gilbert–Shannon–Reeds) (passes 1)"
         one_pass = exact_distance("--algo", "riffle-gsr", "--cards", "5", "--passes", "1")
-        assert shown_distance(one_pass) in wait_for_note(page, "exact-note-b", "Exact matrix")
+        wait_for_note(page, "exact-note-b", shown_distance(one_pass))
         page.goto(page.url)  # the link alone brings the comparison back
         wait_for_worker(page)
         assert page.input_value("#vs") == "riffle-gsr" and page.input_value("#vs-param-passes") == "1"
@@ -127,8 +128,7 @@ def test_your_shuffle_is_compared_with_a_built_in_and_the_deal_menu_keeps_its_co
                                " === 'A · your shuffle'", timeout=WORKER_TIMEOUT_MS)
         mine = tmp_path / "my_shuffle.py"
         mine.write_text(example, encoding="utf-8")
-        assert shown_distance(exact_distance("--file", str(mine), "--cards", "5")) in wait_for_note(
-            page, "exact-note", "Exact matrix")
+        wait_for_note(page, "exact-note", shown_distance(exact_distance("--file", str(mine), "--cards", "5")))
         wait_for_verdicts(page, {"verdict": "biased", "verdict-b": "no-bias"})
         assert unpack_code(url_params(page.url)["code"]) == example and url_params(page.url)["vs"] == "fisher-yates"
         # choosing from the deal menu goes back to a built-in; the link keeps the code, with no notice

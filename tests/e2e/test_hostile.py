@@ -171,7 +171,8 @@ LINKS = {**DEAL_LINKS, **LAB_LINKS}
 # typed in the lab view; every other field in the deal view
 LAB_FIELDS = ["param-repetitions", "lab-n", "tally-seed", "vs-param-passes", "vs-param-repetitions"]
 # opened directly: the start-up path, with repetitions drawn in the deal view
-DIRECT_LINK = ("algo=cut-insert&deck=numbered", [k for k in KEYS if k not in ("algo", "deck", "passes", "packs", "jokers")])
+DIRECT_LINK = ("algo=cut-insert&deck=numbered", [k for k in KEYS if k not in ("algo", "deck", "passes", "packs", "jokers",
+                                                                             "vs-passes", "vs-repetitions")])
 DIRECT_VALUES = ["img onerror", "100000 (top of repetitions)"]
 
 CONTROLS = {f.control: f.key for f in FIELDS if f.control}  # form control id -> URL key
