@@ -176,6 +176,10 @@ DIRECT_LINK = ("algo=cut-insert&deck=numbered", [k for k in KEYS if k not in ("a
 DIRECT_VALUES = ["img onerror", "100000 (top of repetitions)"]
 
 CONTROLS = {f.control: f.key for f in FIELDS if f.control}  # form control id -> URL key
+# the lab's whole-number fields, by URL key: what a link uses for each
+LAB_NUMBERS = {"n": lambda link: link.view.lab_n,
+               "vs-passes": lambda link: dict(link.view.compare_params).get("passes"),
+               "vs-repetitions": lambda link: dict(link.view.compare_params).get("repetitions")}
 EXTRA_FIELDS = ["seal-check"]  # text fields outside the field table
 LONG_TASK_MS = 1000
 
@@ -466,8 +470,8 @@ class Walk:
     def check_field(self, step: str, control: str, event: dict) -> None:
         self.check_unharmed(step, event)
         key = CONTROLS[control]
-        if key == "n":
-            self.check_lab_n(step, event)
+        if key in LAB_NUMBERS:
+            self.check_lab_number(step, control, key, event)
         elif key == "tseed":
             self.check_tally_seed(step, event)
         else:
@@ -516,19 +520,22 @@ class Walk:
         elif not (field.kind == "seed" and shown == "") and link.values().get(key) != value:
             self.problem(step, f"{short(shown, 60)} is valid ({value!r}), yet the page uses {short(link.values().get(key))}")
 
-    def check_lab_n(self, step: str, event: dict) -> None:
-        shown = self.shown_text("lab-n", event)
+    def check_lab_number(self, step: str, control: str, key: str, event: dict) -> None:
+        """A whole number of the lab's own (n, a compared algorithm's parameter): refused in the lab's status, or used."""
+        shown = self.shown_text(control, event)
         link = link_of(event["share"])
+        field = FIELD_BY_KEY[key]
         if shown is not None:
-            value, notice = FIELD_BY_KEY["n"].read(shown, {}, None)
+            value, notice = field.read(shown, {}, None)
             status = event["labStatus"] or ""
+            used, before = LAB_NUMBERS[key](link), LAB_NUMBERS[key](self.link)
             if notice is not None:
-                if "lab cards" not in status.lower() or quoted(shown) not in status:
+                if field.label.lower() not in status.lower() or quoted(shown) not in status:
                     self.problem(step, f"{short(shown, 60)} is refused, but the lab's status does not name it: {status!r}")
-                if link.view.lab_n != self.link.view.lab_n:
-                    self.problem(step, f"a refused n changed the lab's n to {link.view.lab_n}")
-            elif link.view.lab_n != value:
-                self.problem(step, f"{short(shown, 60)} is valid ({value}), yet the lab's n is {link.view.lab_n}")
+                if used != before:
+                    self.problem(step, f"a refused {key} changed the lab's {key} to {used}")
+            elif used != value:
+                self.problem(step, f"{short(shown, 60)} is valid ({value}), yet the lab's {key} is {used}")
         self.settle(event, link)
 
     def check_tally_seed(self, step: str, event: dict) -> None:
@@ -598,7 +605,8 @@ class Walk:
         self.ordinary = (step, self.check_cell)
 
     def check_cell(self, step: str, snap: dict) -> None:
-        if snap["view"] != "lab" or not re.match(r"card \d+ .*at position \d+ · count ", snap["cell"] or ""):
+        # "A: card 3 …" when the lab compares two algorithms (these links do)
+        if snap["view"] != "lab" or not re.match(r"(A: )?card \d+ .*at position \d+ · count ", snap["cell"] or ""):
             self.problem(step, f"the arrow keys did not read a heat-map cell: {snap['cell']!r}")
 
     # --- (1) and (4) for the whole value ------------------------------------------------------------
