@@ -41,6 +41,7 @@ WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
 # one call to the worker (a chunk of the tally, a matrix, the user's code compiling): a user's shuffle
 # still running after this is stopped, with the worker, which starts again
 CALL_LIMIT_SECONDS = 10
+CATCH_UP_CHUNKS = 10  # after Pause, at most this many chunks (2 s) for the side behind to reach the other's count
 DISTANCE_NOTE_CARDS = 7  # on a deck this small, say why an exact distance is missing (on a big one it is plain)
 
 
@@ -333,20 +334,38 @@ class Lab:
         if generation == side.generation:
             self.draw(side, snapshot)
 
-    def next_side(self) -> Side:
-        """Return the side to tally next: the one with fewer shuffles, so a comparison's verdicts rest on as many."""
-        if self.b.config is None or self.b.latest is None:
-            return self.b if self.b.config is not None and self.a.latest is not None else self.a
-        a_trials = self.a.latest.trials if self.a.latest is not None else 0
-        return self.b if self.b.latest.trials < a_trials else self.a
+    def next_side(self):
+        """Return the side to tally next and how far (None: as far as a chunk goes).
+
+        With a comparison, the side behind catches up to the other's count exactly; when they are
+        level, the slower side runs a whole chunk. So both verdicts rest on as many shuffles,
+        however much faster one side is, and the slower side never waits.
+        """
+        if self.b.config is None:
+            return self.a, None
+        a, b = (side.latest.trials if side.latest is not None else 0 for side in (self.a, self.b))
+        if a != b:
+            return (self.a, b) if a < b else (self.b, a)
+        rate_a, rate_b = (side.latest.rate if side.latest is not None else 0.0 for side in (self.a, self.b))
+        return (self.b, None) if 0 < rate_b < rate_a else (self.a, None)
 
     async def run_loop(self) -> None:
-        """While running, ask the worker for a chunk of shuffles on a side and draw each answer."""
+        """While running, ask the worker for a chunk of shuffles on a side and draw each answer; after Pause, let
+        the side behind catch up (a few chunks at most), so a paused comparison shows both sides at one count."""
+        catching_up = 0
         try:
-            while self.running:
-                side = self.next_side()
+            while True:
+                side, up_to = self.next_side()
+                if self.running:
+                    catching_up = 0
+                elif up_to is None or catching_up >= CATCH_UP_CHUNKS:
+                    break
+                else:
+                    catching_up += 1
                 generation = side.generation
-                answer = await self.ask(self.worker.run_for(CHUNK_MS, self.link.view.heat, side.slot))
+                # a None would reach the worker as JavaScript's null: no limit is no argument
+                limit = () if up_to is None else (up_to,)
+                answer = await self.ask(self.worker.run_for(CHUNK_MS, self.link.view.heat, side.slot, *limit))
                 snapshot = protocol.read(answer, Snapshot)
                 if generation == side.generation:
                     self.draw(side, snapshot)  # also the chunk that was under way when Pause came

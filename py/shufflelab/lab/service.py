@@ -67,12 +67,16 @@ class Session:
         self.distance = None  # [float, "p/q"] once known
         self.distance_reason = ""
 
-    def run_for(self, seconds: float) -> None:
-        """Add batches of shuffles for about ``seconds``, sizing batches to the speed seen."""
+    def run_for(self, seconds: float, up_to=None) -> None:
+        """Add batches of shuffles for about ``seconds``, sizing batches to the speed seen; with ``up_to``, stop
+        once the tally has that many shuffles (a comparison keeps its two sides level this way)."""
         deadline = time.perf_counter() + seconds
         while True:
+            wanted = self.batch if up_to is None else min(self.batch, up_to - self.tally.trials)
+            if wanted <= 0:
+                return
             started = time.perf_counter()
-            self.tally.run(self.batch)
+            self.tally.run(wanted)
             spent = time.perf_counter() - started
             self.busy_seconds += spent
             if spent < TARGET_BATCH_SECONDS / 2:
@@ -259,10 +263,12 @@ class LabService:
         return protocol.answer(session.exact_status(self.computed))
 
     @answering
-    def run_for(self, milliseconds, view: str, slot=None) -> list:
-        """Tally for about ``milliseconds`` (at most a second) and answer a Snapshot drawn for ``view``."""
+    def run_for(self, milliseconds, view: str, slot=None, up_to=None) -> list:
+        """Tally for about ``milliseconds`` (at most a second), or until ``up_to`` shuffles, and answer a Snapshot
+        drawn for ``view``."""
         session = self.current(slot)
-        session.run_for(max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000)
+        session.run_for(max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000,
+                        None if up_to is None else int(up_to))
         return self.answer_snapshot(session, view)
 
     @answering

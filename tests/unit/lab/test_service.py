@@ -226,3 +226,15 @@ def test_a_snapshot_says_which_view_it_drew(lab):
     assert protocol.read(lab.snapshot("exact"), Snapshot).drawn == "observed"
     configure(lab, "swap-any", 20)
     assert protocol.read(lab.snapshot("exact"), Snapshot).drawn == "exact"
+
+
+def test_a_tally_can_stop_at_a_number_of_shuffles_and_counts_the_same_as_one_that_did_not(lab):
+    configure(lab, "fisher-yates", 6, seed="level")
+    first = protocol.read(lab.run_for(1000, "observed", "a", 1000), Snapshot)
+    assert first.trials == 1000  # long before the second was up
+    again = protocol.read(lab.run_for(1000, "observed", "a", 1000), Snapshot)
+    assert again.trials == 1000  # already there: nothing more
+    alone = service.LabService()
+    configure(alone, "fisher-yates", 6, seed="level")
+    alone.current().tally.run(1000)
+    assert protocol.read(alone.snapshot("observed"), Snapshot).counts == first.counts  # tally stream v1 either way
