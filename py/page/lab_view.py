@@ -183,6 +183,11 @@ class Lab:
                     continue
                 if side is self.b:
                     box.hidden = not comparing
+                # each part is a landmark: two of them need two names ("Heat map, A · …", "Heat map, B · …")
+                if not box.getAttribute("data-label"):  # (an unset dataset key raises on MicroPython)
+                    box.setAttribute("data-label", str(box.getAttribute("aria-label")))
+                label = str(box.getAttribute("data-label"))
+                box.setAttribute("aria-label", "%s, %s" % (label, side.title) if comparing else label)
                 title = box.querySelector(".side-title")
                 title.textContent = side.title
                 title.hidden = not comparing

@@ -88,6 +88,10 @@ def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit, scheme):
             page.wait_for_function("v => new URLSearchParams(location.search).get('heat') === v || v === 'observed'",
                                    arg=view, timeout=STEP_TIMEOUT_MS)
             assert axe_violations(page) == [], view
+        page.select_option("#vs", "riffle-gsr")  # a comparison: every part of the lab twice, side by side
+        page.wait_for_function("() => Number(document.getElementById('stats-b').querySelector('dd')?.textContent"
+                               ".replaceAll(',', '')) > 1000", timeout=WORKER_TIMEOUT_MS)
+        assert axe_violations(page) == [], "compared"
         page.click("#lab-pause")
     finally:
         context.close()
