@@ -4,11 +4,11 @@ The page (MicroPython, main thread) and the lab's worker (Pyodide) exchange JSON
 nothing depends on how PyScript converts objects between interpreters, and raw bytes
 for the two big arrays (heat-map pixels and counts), which reach the page as JavaScript
 ``Uint8Array``s that the page hands to the canvas without copying them into Python. A
-request is a JSON object with ``"protocol": 2``; every answer is a list, its first item
+request is a JSON object with ``"protocol": 3``; every answer is a list, its first item
 an envelope and the rest the message's ``BLOBS`` in order:
 
-    ['{"protocol": 2, "ok": true, "kind": "snapshot", "data": {...}}', pixels, counts]
-    ['{"protocol": 2, "ok": false, "error": "one line for the user"}']
+    ['{"protocol": 3, "ok": true, "kind": "snapshot", "data": {...}}', pixels, counts]
+    ['{"protocol": 3, "ok": false, "error": "one line for the user"}']
 
 ``answer(message)`` and ``failure(text)`` write answers in the worker; ``read(answer,
 Kind)`` reads one on the page and returns the message, or raises ProtocolError with the
