@@ -14,9 +14,9 @@ from operator import add, mul
 
 from .. import catalog
 from ..errors import ShuffleLabError
-from .enumeration import Distribution, run_steps, walk_steps
+from .enumeration import Distribution
 from .errors import ExactTooCostly, NoExactMatrix
-from .orders import RAND_SPAN, ideal_rand_residue_weights
+from .orders import RAND_SPAN, ideal_rand_residue_weights, outcome_distribution
 
 Matrix = list[list]
 # the lab walks a small deck in half-second steps, showing its progress: 6 cards of swap-any as a user's
@@ -268,24 +268,13 @@ def walked(algorithm_id: str, walks: str):
     """
 
     def model(n: int, params: dict, one) -> Matrix:
-        """Return P[i][j] summed from every path of the walk, Fractions or floats as ``one`` is."""
-        rows = run_steps(_walked_rows(algorithm_id, walks, n, params))
-        return rows if isinstance(one, Fraction) else _floats(rows)
+        """Return P[i][j] summed from the walk's whole-order distribution, Fractions or floats as ``one`` is."""
+        if n > MAX_WALKED_CARDS:
+            raise ExactTooCostly(f"{walks}, so it needs 0 to {MAX_WALKED_CARDS} cards, not {n}")
+        rows = position_matrix_from_distribution(outcome_distribution(algorithm_id, n, params), n)
+        return rows if isinstance(one, Fraction) else [[float(p) for p in row] for row in rows]
 
     return model
-
-
-def _walked_rows(algorithm_id: str, walks: str, n: int, params: dict):
-    """Yield the walk's coverage now and then; return the exact matrix, or raise ExactTooCostly past MAX_WALKED_CARDS."""
-    if n > MAX_WALKED_CARDS:
-        raise ExactTooCostly(f"{walks}, so it needs 0 to {MAX_WALKED_CARDS} cards, not {n}")
-    dist, _ = yield from walk_steps(algorithm_id, n, params)  # nothing is cut: no max_draws
-    return position_matrix_from_distribution(dist, n)
-
-
-def _floats(rows: Matrix) -> Matrix:
-    """Return the matrix with every entry a float (as the lab and ``one=1.0`` want it)."""
-    return [[float(p) for p in row] for row in rows]
 
 
 random_comparator = walked("random-comparator", "random-comparator's exact matrix walks every path of the sort")

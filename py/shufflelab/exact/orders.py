@@ -17,7 +17,7 @@ from itertools import permutations
 from .. import catalog
 from ..errors import ShuffleLabError
 from .composition import IntDist, as_fractions, as_int_dist, point, repeat_passes, steps
-from .enumeration import Distribution, Order, Progress, enumerate_port
+from .enumeration import Distribution, Order, Progress, enumerate_port, walk_steps
 
 MAX_EXACT_CARDS = 7
 RAND_SPAN = 32768  # RAND_MAX + 1 of the C rand() that c-rand ports
@@ -39,6 +39,16 @@ def outcome_distribution(algorithm_id: str, n: int, params: dict | None = None,
     if model == catalog.ENUMERATE:
         return as_fractions(as_int_dist(enumerate_port(entry.id, n, resolved, progress=progress)[0]))
     return as_fractions(model(n, resolved))
+
+
+def walked_distribution_steps(algorithm_id: str, n: int, params: dict | None = None):
+    """Yield the probability covered now and then; return the distribution ``outcome_distribution`` gives by walking.
+
+    The same walk of every path as its ENUMERATE model, a step at a time, for a caller that
+    shows progress between steps (the lab's worker).
+    """
+    walked, _ = yield from walk_steps(algorithm_id, n, params)  # nothing is cut: no max_draws
+    return as_fractions(as_int_dist(walked))
 
 
 def total_variation_to_uniform(dist: Distribution, n: int) -> Fraction:

@@ -15,9 +15,8 @@ from .. import catalog
 from ..custom import register_custom
 from ..errors import ShuffleLabError
 from ..exact import outcome_distribution, position_matrix, riffle_tv, total_variation_to_uniform
-from ..exact.composition import as_fractions, as_int_dist
-from ..exact.enumeration import walk_steps
 from ..exact.matrices import MAX_WALKED_CARDS, position_matrix_from_distribution
+from ..exact.orders import walked_distribution_steps
 from ..exact.reports import fraction_text
 from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, measured_riffle_tv
 from . import heatmap, protocol
@@ -93,17 +92,18 @@ class Session:
         far; before, the catalog's CPython estimate times the usual Pyodide slowdown.
         """
         if self.walked:
-            done = self.job_fraction
-            return max(self.job_seconds * (1 - done) / done, 0.1) if done > 0 else 0.0
+            return self.seconds_left() if self.job_fraction > 0 else 0.0
         estimate = catalog.get(self.algo).resolve("matrix_seconds")
         if estimate is None or (self.algo, self.n) in computed:
             return 0.0
         seconds = estimate(self.n) * PYODIDE_SLOWDOWN
         if seconds <= ASK_FIRST_SECONDS:
             return 0.0
-        if self.job_fraction > 0:
-            return max(self.job_seconds * (1 - self.job_fraction) / self.job_fraction, 0.1)
-        return seconds
+        return self.seconds_left() if self.job_fraction > 0 else seconds
+
+    def seconds_left(self) -> float:
+        """Return the time the matrix under way still needs at the pace measured so far (at least 0.1 s)."""
+        return max(self.job_seconds * (1 - self.job_fraction) / self.job_fraction, 0.1)
 
     def advance_matrix(self, seconds: float, computed: set) -> None:
         """Work on a slow exact matrix for about ``seconds`` (all at once if it has no steps); set it when done."""
@@ -125,6 +125,8 @@ class Session:
             computed.add((self.algo, self.n))
         except ShuffleLabError as reason:
             self.matrix_reason = str(reason)
+            if self.walked:
+                self.distance_reason = self.matrix_reason  # one walk gives both, or neither
             self.job = None
         finally:
             self.job_seconds += time.perf_counter() - started
@@ -133,8 +135,7 @@ class Session:
 
     def walk_job(self, n: int, params: dict):
         """Walk every path of the shuffle, yielding the probability covered; set the distance and return the matrix."""
-        walked, _ = yield from walk_steps(self.algo, n, params)
-        distribution = as_fractions(as_int_dist(walked))
+        distribution = yield from walked_distribution_steps(self.algo, n, params)
         self.set_distance(distribution)
         return position_matrix_from_distribution(distribution, n)
 
@@ -173,8 +174,6 @@ class Session:
         """Whether the exact matrix exists, why not, and what it cost or would cost."""
         pending = self.matrix is None and not self.matrix_reason
         seconds = self.job_seconds if self.job is not None else self.matrix_seconds
-        if self.walked and self.matrix_reason and not self.distance_reason:
-            self.distance_reason = self.matrix_reason  # one walk gives both, or neither
         return ExactStatus(self.matrix is not None, self.matrix, self.matrix_reason, seconds,
                            self.slow_matrix_seconds(computed) if pending else 0.0,
                            self.job_fraction if self.job is not None else None, self.walked and pending,
