@@ -11,7 +11,7 @@ from shufflelab import catalog, link, seal
 from shufflelab.errors import sentence_start
 from shufflelab.link import FIELDS, Link
 
-from .dom import create, element, set_text, show
+from .dom import create, element, number_row, set_text, show
 
 COMPACT_ABOVE = 104  # several packs: smaller cards keep the view readable
 
@@ -34,21 +34,8 @@ def build_form() -> None:
     rows = element("algo-params")
     for field in FIELDS:
         if field.control and field.control.startswith("param-"):
-            row = create("div", None, "row")
-            row.id = field.control + "-row"
-            row.hidden = True
-            label = create("label", field.label)
-            label.htmlFor = field.control
-            box = document.createElement("input")
-            box.id = field.control
-            box.name = field.key
-            # text, not type=number: a number field hides what was typed (it reads as ''), and a
-            # notice must quote the value it refuses; the field table checks the range
-            box.type = "text"
-            box.inputMode = "numeric"
-            box.autocomplete = "off"
-            box.spellcheck = False
-            row.append(label, box)
+            row = number_row(field.control, field.label, "row")
+            row.querySelector("input").name = field.key
             rows.appendChild(row)
 
 

@@ -32,6 +32,27 @@ def create(tag: str, text: str = None, class_name: str = None):
     return node
 
 
+def number_row(control: str, label_text: str, class_name: str):
+    """Return a hidden row holding a label and a text field for a whole number, the field's id ``control``.
+
+    Text, not type=number: a number field hides what was typed (it reads as ''), and a notice
+    must quote the value it refuses; the field table checks the range.
+    """
+    row = create("div", None, class_name)
+    row.id = control + "-row"
+    row.hidden = True
+    label = create("label", label_text)
+    label.htmlFor = control
+    box = document.createElement("input")
+    box.id = control
+    box.type = "text"
+    box.inputMode = "numeric"
+    box.autocomplete = "off"
+    box.spellcheck = False
+    row.append(label, box)
+    return row
+
+
 def one_line(error: Exception) -> str:
     """Return one line about a failure: the last line of its text (a worker's error carries its traceback)."""
     lines = [line.strip() for line in str(error).split("\n") if line.strip()]

@@ -21,7 +21,7 @@ from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapsh
 from shufflelab.link import FIELDS, compared_ids, field
 
 from . import dom
-from .dom import create, element, listen, one_line, set_text, show
+from .dom import create, element, listen, number_row, one_line, set_text, show
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
@@ -90,16 +90,16 @@ class Side:
     copies of them ending in "-b" (``clone_side_b``).
     """
 
-    def __init__(self, slot: str, suffix: str) -> None:
+    def __init__(self, slot: str, suffix: str, letter: str) -> None:
         self.slot = slot
         self.suffix = suffix
+        self.letter = letter  # how a comparison names it: "A", "B"
         self.config = None  # what the worker tallies in this slot; None: nothing (no comparison)
         self.generation = 0  # bumped on every reset: answers for an older tally are dropped
         self.latest = None
         self.matrix = None  # the exact matrix of the current configuration, when there is one
-        self.pending_seconds = 0.0  # the estimate of a slow exact matrix not computed yet
         self.cursor = None  # (card, position) the arrow keys are on in the heat map
-        self.title = ""
+        self.title = ""  # "A · Fisher–Yates (Durstenfeld)" while comparing, else ""
 
     def id(self, name: str) -> str:
         """Return the id of this side's copy of the element ``name``."""
@@ -107,7 +107,7 @@ class Side:
 
     def prefix(self, text: str) -> str:
         """Say which side a status line is about when there are two."""
-        return "%s: %s" % (self.title.split(" · ")[0], text) if self.title else text
+        return "%s: %s" % (self.letter, text) if self.title else text
 
 
 class Lab:
@@ -118,8 +118,8 @@ class Lab:
         self.worker = None
         self.link = None
         self.running = False
-        self.a = Side("a", "")
-        self.b = Side("b", "-b")
+        self.a = Side("a", "", "A")
+        self.b = Side("b", "-b", "B")
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
@@ -175,8 +175,8 @@ class Lab:
     def show_titles(self) -> None:
         """Name both sides when comparing ("A · Fisher–Yates", "B · Riffle, 3 passes"); show side b only then."""
         comparing = self.b.config is not None
-        for side, letter in ((self.a, "A"), (self.b, "B")):
-            side.title = "%s · %s" % (letter, config_name(side.config)) if comparing else ""
+        for side in (self.a, self.b):
+            side.title = "%s · %s" % (side.letter, config_name(side.config)) if comparing else ""
             for part in SIDE_PARTS:
                 box = document.getElementById(side.id(part))
                 if box is None:
@@ -445,7 +445,6 @@ class Lab:
     def show_exact_status(self, side: Side, status: ExactStatus) -> None:
         """Say whether a side's exact views exist, its exact distance, and what the exact matrix cost or would cost."""
         side.matrix = status.matrix
-        side.pending_seconds = status.pending_seconds
         element(side.id("compute-exact")).hidden = not status.pending_seconds or bool(status.goes_on)
         if status.available:
             note = "Exact matrix computed in %.0f ms." % (status.seconds * 1000)
@@ -484,8 +483,7 @@ class Lab:
                  f"observed {observed:.4%}", f"uniform {1 / n:.4%}"]
         if side.matrix is not None and len(side.matrix) == n:
             parts.append(f"exact {side.matrix[row][column]:.4%}")
-        text = " · ".join(parts)
-        return "%s: %s" % (side.title.split(" · ")[0], text) if side.title else text
+        return side.prefix(" · ".join(parts))
 
 
 SIDE_PARTS = ("heat-side", "verdict-side", "fixed-side")
@@ -707,19 +705,7 @@ def build_compare_form() -> None:
         menu.appendChild(option)
     rows = element("vs-params")
     for entry in compared_param_fields():
-        row = create("div", None, "vs-param-row")
-        row.id = entry.control + "-row"
-        row.hidden = True
-        label = create("label", entry.label)
-        label.htmlFor = entry.control
-        box = document.createElement("input")
-        box.id = entry.control
-        box.type = "text"  # not type=number: a notice quotes what was typed (see deal_view.build_form)
-        box.inputMode = "numeric"
-        box.autocomplete = "off"
-        box.spellcheck = False
-        row.append(label, box)
-        rows.appendChild(row)
+        rows.appendChild(number_row(entry.control, entry.label, "vs-param-row"))
 
 
 def change_compared_param(page, control: str, text: str) -> None:
