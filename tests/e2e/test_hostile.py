@@ -47,7 +47,7 @@ import re
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from e2e_pages import WORKER_TIMEOUT_MS, cli_for_url, open_in, quiet_after_each_test, url_params
+from e2e_pages import FOLLOW_JS, WORKER_TIMEOUT_MS, cli_for_url, open_in, quiet_after_each_test, url_params
 
 from shufflelab import seal
 from shufflelab.deal import DealError
@@ -262,16 +262,11 @@ INSTRUMENT = """(() => {
 })();"""
 
 SELECT = "id => { const field = document.getElementById(id); field.focus(); field.select(); }"
-# Back to a link: push it and one more entry, then go back; the page's popstate listener (added at
-# start-up) runs before this one, so the snapshot shows what it did.
-TRAVERSE = """async ([query, first]) => {
-  // what typing fired since the last step; on a value's first step, forget what came before it
+# What typing fired since the last step; on a value's first step, forget what came before it. Then
+# the page goes to the next link as Back brings it there (e2e_pages.FOLLOW_JS).
+TAKE_TYPED = """first => {
   document.activeElement?.blur();  // moving on from the last field typed fires its change event
-  const events = first ? (window.__hostile.take(), []) : window.__hostile.takeEvents();
-  history.pushState(null, '', '?' + query);
-  history.pushState(null, '', '?hostile-bounce');
-  await new Promise(resolve => { addEventListener('popstate', () => resolve(), {once: true}); history.back(); });
-  return {events, snap: window.__hostile.snap('link', null)};
+  return first ? (window.__hostile.take(), []) : window.__hostile.takeEvents();
 }"""
 
 
@@ -405,9 +400,10 @@ class Walk:
             if query_of(self.page.url) != query_of(snap["share"]):
                 self.problem(step, f"the address {short(self.page.url)} is not the share link {short(snap['share'])}")
         else:
-            answer = self.page.evaluate(TRAVERSE, [query, not self.steps])
-            self.check_typed(answer["events"])
-            snap = answer["snap"]
+            events = self.page.evaluate(TAKE_TYPED, not self.steps)
+            self.page.evaluate(FOLLOW_JS, query)  # the page's popstate listener runs before FOLLOW_JS's own
+            self.check_typed(events)
+            snap = self.page.evaluate("window.__hostile.snap('link', null)")
         self.check_unharmed(step, snap)
         link, notices = read_link(query, lambda: seed_of(snap["share"]))
         if query_of(snap["share"]) != link.to_query():
