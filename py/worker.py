@@ -1,7 +1,9 @@
 """The bias lab's Web Worker (Pyodide): the lab service's functions, exported to the page.
 
 Everything it does lives in ``shufflelab.lab.service`` (tested in CPython); the page
-awaits these functions with JSON text in and out (``shufflelab.lab.protocol``). The one
+awaits these functions with JSON text in and out (``shufflelab.lab.protocol``). It never
+runs a user's code: the sandbox does (``py/sandbox.py``), and the ``adopt_*`` functions read
+what the sandbox answered as untrusted data. The one
 thing only the worker can do is read Pyodide's memory, which it hands to the service.
 """
 
@@ -9,15 +11,17 @@ import pyodide_js
 
 from shufflelab.lab.service import (  # noqa: F401 (exported)
     SERVICE,
+    adopt_code,
+    adopt_counts,
+    adopt_walk,
     configure,
     exact_step,
     riffle,
     run_for,
     snapshot,
-    use_code,
 )
 
 # Pyodide's WebAssembly memory only grows, so a long run that keeps it flat has no leak
 SERVICE.memory_probe = lambda: int(pyodide_js._module.HEAP8.length)
 
-__export__ = ["configure", "exact_step", "run_for", "snapshot", "riffle", "use_code"]
+__export__ = ["configure", "exact_step", "run_for", "snapshot", "riffle", "adopt_code", "adopt_counts", "adopt_walk"]

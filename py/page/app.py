@@ -279,10 +279,14 @@ def mark_ready() -> None:
     js.performance.mark("shufflelab:deal-ready")  # for the benchmark: cards on screen
 
 
-def mount(mount_view) -> None:
-    """Mount another view (the bias lab) on the page and bring it up to date with the current link."""
+def mount(mount_view, *mount_parts) -> None:
+    """Mount another view (the bias lab) on the page, then its parts (each given the page and the view), and bring it
+    up to date with the current link."""
     try:
-        listener = mount_view(PAGE).link_changed
+        view = mount_view(PAGE)
+        for mount_part in mount_parts:
+            mount_part(PAGE, view)
+        listener = view.link_changed
         listener(PAGE.link)
     except Exception as failure:
         report_failure(failure)

@@ -4,8 +4,9 @@ The code is a plain ``<textarea>``; ``static/js/editor.mjs`` puts CodeMirror ove
 first time the box is opened (it keeps the textarea's value current). Not before: compiling
 0.45 MB of CodeMirror is a main-thread task of over 100 ms, which a lab visit that never
 opens the box should not pay while its tally runs. Run hands the code to
-the lab's worker, which compiles and tallies it; nothing here runs it. A link that carries
-code only fills the box and says so: it never presses Run.
+the sandbox (``workers.Sandbox``: an opaque-origin frame that can reach nothing of the site),
+which compiles and tallies it; nothing here runs it. A link that carries code only fills
+the box and says so, above Run: it never presses Run.
 """
 
 import js
@@ -14,11 +15,12 @@ from pyscript import document
 from shufflelab.codelink import MAX_CODE_CHARACTERS
 from shufflelab.lab import protocol
 
+from . import dom
 from .dom import element, listen, one_line
-from .lab_view import spawn
 
 CODE = "custom-code"
 SAY = "custom-status"
+ORIGIN = "custom-origin"  # the note above Run on code that came from a link
 EDITOR_SCRIPT = "./static/js/editor.mjs"
 
 
@@ -27,6 +29,19 @@ def say(text: str, error: bool = False) -> None:
     box = element(SAY)
     box.textContent = text
     box.dataset.state = "error" if error else ""
+
+
+def spawn(coroutine):
+    """Run a coroutine in the background; a failure becomes one line under the code."""
+    return dom.spawn(coroutine, SAY)
+
+
+def link_code_note(source: str) -> str:
+    """Say what code from a link is: whose it is, where it runs, and how much of it there is."""
+    lines = len(source.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return ("This code came with the link you opened: who wrote it is unknown. Read it before you press Run. It runs in "
+            "a sandbox that cannot reach this page or this site's storage. It is %d line%s, %d characters long."
+            % (lines, "" if lines == 1 else "s", len(source)))
 
 
 def load_editor() -> None:
@@ -61,7 +76,10 @@ class CustomView:
             if code != str(element(CODE).value):
                 show_code(code)
                 element("mine").open = True  # its toggle event loads the editor
-                say("This link carries the code above. It has not run: press Run to run it in the lab's worker.")
+                note = element(ORIGIN)
+                note.textContent = link_code_note(code)
+                note.hidden = False
+                say("This link carries the code above. It has not run: press Run to run it in the sandbox.")
 
     async def run(self) -> None:
         """Send the box's code to the worker and tally it; say what went wrong in one line if it can't."""
@@ -72,18 +90,24 @@ class CustomView:
         if self.lab.worker is None:
             say("The lab's worker is not ready yet; Run works once it is.", True)
             return
-        say("Compiling your shuffle in the lab's worker…")
+        say("Compiling your shuffle in the sandbox…")
         try:
             self.shown_code = source
-            await self.lab.use_code(source)
+            await self.lab.use_code(source, say)
         except protocol.ProtocolError as error:
             say("Your shuffle can't run: " + one_line(error), True)
             return
-        say("Running your shuffle. Choose an algorithm from the menu to go back to it.")
+        if self.lab.custom_active:
+            say("Running your shuffle. Choose an algorithm from the menu to go back to it.")
 
     def failed(self, message: str) -> None:
-        """The worker stopped the user's shuffle: say why under the code."""
+        """The sandbox stopped the user's shuffle: say why under the code."""
         say("Your shuffle stopped: " + message, True)
+
+    def left(self) -> None:
+        """The lab went back to the menu's algorithm: say so, unless a message about the shuffle is showing."""
+        if element(SAY).dataset.state != "error":
+            say("Your shuffle is not running: the lab shows the menu's algorithm. Press Run to run it again.")
 
 
 def mount(page, lab) -> CustomView:
@@ -91,6 +115,7 @@ def mount(page, lab) -> CustomView:
     view = CustomView(lab)
     page.listeners.append(view.link_changed)
     lab.custom_listeners.append(view.failed)
+    lab.leave_listeners.append(view.left)
     listen("custom-run", "click", lambda event: spawn(view.run()), SAY)
     listen("mine", "toggle", lambda event: load_editor() if element("mine").open else None, SAY)
     view.link_changed(page.link)

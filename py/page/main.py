@@ -7,6 +7,6 @@ first cards, and the lab is needed only when someone opens it.
 from page import app
 
 app.start()
-from page import lab_view  # noqa: E402  (after the first deal, on purpose)
+from page import custom_view, lab_view  # noqa: E402  (after the first deal, on purpose)
 
-app.mount(lab_view.mount)
+app.mount(lab_view.mount, custom_view.mount)

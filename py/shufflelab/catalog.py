@@ -17,6 +17,8 @@ shuffle may give the functions themselves (``custom.py`` builds a user's entry t
 from . import algorithms
 from .errors import ShuffleLabError
 
+CUSTOM_ID = "custom"  # the id a user's own shuffle registers under (shufflelab.custom)
+
 UNBIASED = "unbiased"
 BIASED = "biased"
 UNKNOWN = "unknown"  # a user's own shuffle: the lab's tally and exact answers are there to tell

@@ -27,14 +27,14 @@ from .exact.matrices import MAX_WALKED_CARDS as MAX_WALKED_CARDS  # re-exported:
 from .exact.matrices import walked
 from .rng import WORD_SPAN
 
-CUSTOM_ID = "custom"
+CUSTOM_ID = catalog.CUSTOM_ID  # re-exported: where users' shuffles register
 DEFAULT_FILENAME = "my_shuffle.py"
 MODULE_NAME = "my_shuffle"  # the code's __name__: not "__main__", so its own test block does not run
 MAX_QUOTED_LINE = 80  # characters of the user's line in a message
 MAX_DETAIL = 200  # characters of an exception's own message
 # the matrix walks the user's code for up to MAX_WALKED_CARDS (6) cards, as for random-comparator
 # (exact.matrices says why that many); `exact --file` still lists whole orders up to exact.orders.MAX_EXACT_CARDS (7)
-_WALKS = "the exact matrix of your shuffle walks every path of its code"  # begins the refusal of a bigger deck
+CUSTOM_WALKS = "the exact matrix of your shuffle walks every path of its code"  # begins the refusal of a bigger deck
 RECHECK_SECONDS = 1.0  # after a time limit, how often to interrupt again code that swallowed the interruption
 
 
@@ -160,7 +160,7 @@ def custom_entry(shuffle: CustomShuffle, algorithm_id: str = CUSTOM_ID) -> catal
         algorithm_id, "Your shuffle", "your code (%s)" % shuffle.filename,
         "Your own shuffle(cards, rng); every result is checked to be the same cards in a new order.",
         catalog.UNKNOWN, shuffle,
-        orders=catalog.ENUMERATE, matrix=walked(algorithm_id, _WALKS),
+        orders=catalog.ENUMERATE, matrix=walked(algorithm_id, CUSTOM_WALKS),
         method="your code, every path of its below() answers walked",
     )
 

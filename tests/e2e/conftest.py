@@ -152,8 +152,9 @@ class Visit:
         return self.ready_seconds
 
     def offsite_requests(self) -> list[str]:
-        """Requests that left the page's origin (blob: and data: URLs stay in the page)."""
-        own = (self.origin + "/", f"blob:{self.origin}/", "data:")
+        """Requests that left the page's origin (blob: and data: URLs stay in the page, and the sandbox's blob:null/
+        URLs hold the files the page handed it, in the browser's memory)."""
+        own = (self.origin + "/", f"blob:{self.origin}/", "blob:null/", "data:")
         return [url for url in self.requests if not url.startswith(own)]
 
 
@@ -163,7 +164,11 @@ READY_TIMES: list[tuple[str, float]] = []
 
 def record_failure(visit: Visit, request) -> None:
     """Record a failed request; a HEAD that was answered (Chromium calls its end of a body-less
-    HTTP/1.0 answer "aborted") is not a failure: the lab's pre-flight check asks with HEAD."""
+    HTTP/1.0 answer "aborted") is not a failure: the lab's pre-flight check asks with HEAD. Nor is the
+    sandbox's reading of the files handed to it (blob:null/ URLs in memory, which Pyodide's loader
+    may stop reading once it has what it needs): a sandbox that can't start fails its own tests."""
+    if request.url.startswith("blob:null/") and request.failure == "net::ERR_ABORTED":
+        return
     if request.method == "HEAD" and request.failure == "net::ERR_ABORTED":
         answer = request.response()
         if answer is not None and answer.ok:

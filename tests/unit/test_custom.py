@@ -22,9 +22,7 @@ from shufflelab.custom import (
 from shufflelab.errors import ShuffleLabError
 from shufflelab.exact import exact_report, outcome_distribution, position_matrix
 from shufflelab.exact.errors import ExactTooCostly, NotEnumerable
-from shufflelab.lab import protocol
-from shufflelab.lab.protocol import ExactStatus, Snapshot, TallyConfig
-from shufflelab.lab.service import LabService
+from shufflelab.lab.sandbox import SandboxService
 from shufflelab.rng import StreamRng
 from shufflelab.tally import Tally
 
@@ -146,23 +144,24 @@ def test_the_tally_counts_user_code_draw_for_draw_as_the_built_in_port():
     assert mine.fixed_points == theirs.fixed_points and mine.trials == 500
 
 
-def test_the_lab_tallies_user_code_with_its_walked_matrix_and_says_its_mistakes():
-    register_custom(FISHER_YATES)
-    lab = LabService()
+def test_the_sandbox_tallies_user_code_with_its_walked_matrix_and_says_its_mistakes():
+    sandbox = SandboxService()
 
-    def configure(n):
-        return protocol.read(lab.configure(protocol.request(TallyConfig(CUSTOM_ID, [], n, "lab"))), ExactStatus)
+    def call(method, *args):
+        return json.loads(sandbox.handle(method, json.dumps(args)))
 
-    status = configure(4)
-    assert status.available and status.matrix == [[0.25] * 4] * 4
-    assert protocol.read(lab.run_for(50, "difference"), Snapshot).trials > 0
-    status = configure(52)
-    assert not status.available and "needs 0 to 6 cards, not 52" in status.reason
-    assert protocol.read(lab.run_for(50, "observed"), Snapshot).trials > 0  # the tally runs all the same
-    register_custom("def shuffle(cards, rng):\n    return cards[1:]\n")
-    configure(4)
-    failure = json.loads(lab.run_for(50, "observed")[0])
-    assert not failure["ok"] and failure["error"] == "shuffle(cards, rng) returned 3 cards for a deck of 4"
+    assert call("compile", FISHER_YATES) == {"ok": True, "data": {}}
+    call("configure", 4, "lab")
+    while "orders" not in (step := call("walk_step", 200)["data"]):
+        assert 0 <= step["progress"] <= 1
+    assert sorted(p for _, p in step["orders"]) == ["1/24"] * 24  # Fisher-Yates: every order once
+    assert call("run_for", 50)["data"]["trials"] > 0
+    call("configure", 52, "lab")
+    assert not call("walk_step", 200)["ok"]  # no walk of 52 cards
+    assert call("run_for", 50)["data"]["trials"] > 0  # the tally runs all the same
+    call("compile", "def shuffle(cards, rng):\n    return cards[1:]\n")
+    call("configure", 4, "lab")
+    assert call("run_for", 50) == {"ok": False, "error": "shuffle(cards, rng) returned 3 cards for a deck of 4"}
 
 
 # --- one line for each mistake, quoting the line at fault ---------------------------------------------

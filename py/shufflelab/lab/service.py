@@ -12,22 +12,19 @@ import time
 from array import array
 
 from .. import catalog
-from ..custom import register_custom
+from ..custom import CUSTOM_ID, CUSTOM_WALKS
 from ..errors import ShuffleLabError
 from ..exact import outcome_distribution, position_matrix, riffle_tv, total_variation_to_uniform
 from ..exact.matrices import MAX_WALKED_CARDS, position_matrix_from_distribution
 from ..exact.orders import walked_distribution_steps
 from ..exact.reports import fraction_text
-from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, measured_riffle_tv
+from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, check_card_count, measured_riffle_tv
 from . import heatmap, protocol
 from .protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
+from .sandbox import FIRST_BATCH, AdoptedTally, read_answer, read_counts, read_distribution, read_progress, run_paced
 from .summary import summarize
 
-FIRST_BATCH = 64
 MEASURED_RIFFLE_TRIALS = 10_000  # per k, for decks of at most 5 cards
-# big enough for the bit-sliced kernels (a batch costs n² work however few decks), small
-# enough to keep run_for near its budget
-TARGET_BATCH_SECONDS = 0.08
 MAX_RUN_MILLISECONDS = 1000
 # the riffle-physical matrix took 66 s in Pyodide and 15 s in CPython 3.11 here (52 cards)
 PYODIDE_SLOWDOWN = 4.4
@@ -47,11 +44,17 @@ class Session:
     """One tally configuration: its tally, and its exact matrix once computed."""
 
     def __init__(self, config: TallyConfig) -> None:
-        entry = catalog.get(str(config.algo))
-        self.algo = entry.id
-        self.params = entry.resolve_params(dict(config.params or ()))
+        # the user's shuffle is never compiled here: the sandbox counts it, and this session adopts what it counted
+        self.external = str(config.algo) == CUSTOM_ID
         self.n = config.n
-        self.tally = Tally(self.algo, self.n, self.params, config.seed or None)
+        if self.external:
+            self.algo, self.params = CUSTOM_ID, {}
+            self.tally = AdoptedTally(check_card_count(self.n))
+        else:
+            entry = catalog.get(str(config.algo))
+            self.algo = entry.id
+            self.params = entry.resolve_params(dict(config.params or ()))
+            self.tally = Tally(self.algo, self.n, self.params, config.seed or None)
         self.batch = FIRST_BATCH
         self.busy_seconds = 0.0
         self.matrix = None
@@ -62,28 +65,42 @@ class Session:
         self.job_seconds = 0.0
         # a small deck of a shuffle whose exact answers come from walking its port: the walk gives the
         # distribution over orders, hence both the matrix and the distance, and shows its progress
-        self.walked = self.n <= MAX_WALKED_CARDS and entry.orders == catalog.ENUMERATE
+        self.walked = self.n <= MAX_WALKED_CARDS and (self.external or catalog.get(self.algo).orders == catalog.ENUMERATE)
         self.distance = None  # [float, "p/q"] once known
         self.distance_reason = ""
 
     def run_for(self, seconds: float, up_to=None) -> None:
         """Add batches of shuffles for about ``seconds``, sizing batches to the speed seen; with ``up_to``, stop
         once the tally has that many shuffles (a comparison keeps its two sides level this way)."""
-        deadline = time.perf_counter() + seconds
-        while True:
-            wanted = self.batch if up_to is None else min(self.batch, up_to - self.tally.trials)
-            if wanted <= 0:
+        if self.external:
+            raise ShuffleLabError("the user's shuffle is tallied in the sandbox, not in the lab's worker")
+        self.batch, spent = run_paced(self.tally, seconds, self.batch, up_to)
+        self.busy_seconds += spent
+
+    def adopt_counts(self, text: str) -> None:
+        """Take the counts of the user's shuffle from a sandbox answer, once they are checked to be consistent."""
+        trials, counts, fixed_points, seconds = read_counts(read_answer(text), self.n)
+        self.tally.adopt(trials, counts, fixed_points)
+        self.busy_seconds = seconds
+
+    def adopt_walk(self, text: str) -> None:
+        """Take a step of the sandbox's walk of the user's shuffle: its progress, or, checked, its distribution."""
+        try:
+            data = read_answer(text)
+            if "orders" in data:
+                distribution = read_distribution(data, self.n)
+            else:
+                self.job_fraction, self.job_seconds = read_progress(data)
+                self.job = "in the sandbox"  # under way, where the user's code runs
                 return
-            started = time.perf_counter()
-            self.tally.run(wanted)
-            spent = time.perf_counter() - started
-            self.busy_seconds += spent
-            if spent < TARGET_BATCH_SECONDS / 2:
-                self.batch *= 2
-            elif spent > TARGET_BATCH_SECONDS * 2 and self.batch > 1:
-                self.batch //= 2
-            if time.perf_counter() + spent > deadline:
-                return
+        except ShuffleLabError as reason:
+            self.matrix_reason = self.distance_reason = str(reason)
+            self.job = None
+            return
+        self.job, self.job_seconds = None, float(data.get("seconds") or 0.0)
+        self.set_distance(distribution)
+        self.matrix = [[float(p) for p in row] for row in position_matrix_from_distribution(distribution, self.n)]
+        self.matrix_seconds = self.job_seconds
 
     def slow_matrix_seconds(self, computed: set) -> float:
         """Return the seconds a first exact matrix would take here, if that is too long to just do.
@@ -107,7 +124,7 @@ class Session:
 
     def advance_matrix(self, seconds: float, computed: set) -> None:
         """Work on a slow exact matrix for about ``seconds`` (all at once if it has no steps); set it when done."""
-        if self.matrix is not None or self.matrix_reason:
+        if self.matrix is not None or self.matrix_reason or self.external:
             return
         if self.job is None:
             steps = self.walk_job if self.walked else catalog.get(self.algo).resolve("matrix_steps")
@@ -149,7 +166,8 @@ class Session:
         if self.distance is not None or self.distance_reason or self.walked:
             return
         if self.n > MAX_MODEL_DISTANCE_CARDS:
-            limit = MAX_WALKED_CARDS if catalog.get(self.algo).orders == catalog.ENUMERATE else MAX_MODEL_DISTANCE_CARDS
+            walks = self.external or catalog.get(self.algo).orders == catalog.ENUMERATE
+            limit = MAX_WALKED_CARDS if walks else MAX_MODEL_DISTANCE_CARDS
             self.distance_reason = ("it sums over every order, which the lab does for up to %d cards of %s, not %d"
                                     % (limit, self.algo, self.n))
             return
@@ -161,6 +179,10 @@ class Session:
     def ensure_matrix(self, computed: set) -> None:
         """Compute the exact card × position matrix once, or note why there is none."""
         if self.matrix is not None or self.matrix_reason:
+            return
+        if self.external:  # the sandbox walks a small deck; a bigger one has no exact matrix
+            if not self.walked:
+                self.matrix_reason = "%s, so it needs 0 to %d cards, not %d" % (CUSTOM_WALKS, MAX_WALKED_CARDS, self.n)
             return
         computed.add((self.algo, self.n))  # the exact package caches per-pass work by n
         started = time.perf_counter()
@@ -233,7 +255,9 @@ class LabService:
         config = protocol.read_request(config_json, TallyConfig)
         session = Session(config)
         self.sessions[_slot(config.slot)] = session
-        if session.walked or session.slow_matrix_seconds(self.computed):
+        if session.external:
+            session.ensure_matrix(self.computed)  # a reason when it is too big to walk; else the sandbox walks it
+        elif session.walked or session.slow_matrix_seconds(self.computed):
             session.advance_matrix(CALIBRATION_SECONDS, self.computed)
         else:
             session.ensure_matrix(self.computed)
@@ -241,14 +265,32 @@ class LabService:
         return protocol.answer(session.exact_status(self.computed))
 
     @answering
-    def use_code(self, source) -> list:
-        """Compile the user's shuffle and register it as the algorithm ``custom``; answer CodeReady.
+    def adopt_code(self, text) -> list:
+        """Read the sandbox's answer to compiling the user's shuffle; answer CodeReady, or its one-line failure.
 
-        Code that does not compile, or fails when it first runs, comes back as the failure's
-        one line (quoting the user's line); the page configures the tally afterwards.
+        This worker never runs the user's code: the sandbox compiles it, and its answer is data.
         """
-        entry = register_custom(str(source))
-        return protocol.answer(CodeReady(entry.id))
+        read_answer(text)
+        return protocol.answer(CodeReady(CUSTOM_ID))
+
+    @answering
+    def adopt_counts(self, text, view: str, slot=None) -> list:
+        """Adopt the counts the sandbox answered for the user's shuffle in ``slot``; answer a Snapshot drawn for
+        ``view`` (the verdict and figures computed here, from counts checked to be consistent)."""
+        session = self.current(slot)
+        if not session.external:
+            raise ShuffleLabError("slot %s tallies a built-in, which only this worker counts" % _slot(slot))
+        session.adopt_counts(text)
+        return self.answer_snapshot(session, view)
+
+    @answering
+    def adopt_walk(self, text, slot=None) -> list:
+        """Adopt a step of the sandbox's walk of the user's shuffle in ``slot``; answer its ExactStatus."""
+        session = self.current(slot)
+        if not session.external:
+            raise ShuffleLabError("slot %s holds a built-in, whose exact answers only this worker computes" % _slot(slot))
+        session.adopt_walk(text)
+        return protocol.answer(session.exact_status(self.computed))
 
     @answering
     def exact_step(self, milliseconds, slot=None) -> list:
@@ -319,8 +361,10 @@ def _view(view: str) -> str:
 SERVICE = LabService()
 configure = SERVICE.configure
 exact_step = SERVICE.exact_step
-use_code = SERVICE.use_code
+adopt_code = SERVICE.adopt_code
+adopt_counts = SERVICE.adopt_counts
+adopt_walk = SERVICE.adopt_walk
 run_for = SERVICE.run_for
 snapshot = SERVICE.snapshot
 riffle = SERVICE.riffle
-EXPORTS = ["configure", "exact_step", "run_for", "snapshot", "riffle", "use_code"]
+EXPORTS = ["configure", "exact_step", "run_for", "snapshot", "riffle", "adopt_code", "adopt_counts", "adopt_walk"]

@@ -1,5 +1,6 @@
 """The lab service that the worker exports: sessions, exact matrices, snapshots, failures."""
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -7,6 +8,7 @@ import pytest
 from shufflelab.exact import outcome_distribution, physical, position_matrix, total_variation_to_uniform
 from shufflelab.lab import protocol, service
 from shufflelab.lab.protocol import CodeReady, ExactStatus, ProtocolError, RiffleReport, Snapshot, TallyConfig
+from shufflelab.lab.sandbox import SandboxService
 
 
 @pytest.fixture
@@ -152,16 +154,42 @@ SWAP_ANY_CODE = """def shuffle(cards, rng):
 """
 
 
-def test_the_users_code_is_registered_and_tallied_like_a_built_in(lab):
-    assert protocol.read(lab.use_code(SWAP_ANY_CODE), CodeReady).algo == "custom"
+def in_sandbox(sandbox, method, *args):
+    """Call the sandbox's service as the page does: JSON arguments in, JSON text out."""
+    return sandbox.handle(method, json.dumps(args))
+
+
+def adopted_walk(lab, sandbox, slot=None):
+    """Drive the sandbox's walk to its end, handing each step to the trusted service; return its last status."""
+    while True:
+        status = protocol.read(lab.adopt_walk(in_sandbox(sandbox, "walk_step", 200), slot), ExactStatus)
+        if status.progress is None:
+            return status
+
+
+def test_the_users_code_runs_in_the_sandbox_and_the_lab_draws_what_it_counted(lab):
+    sandbox = SandboxService()
+    assert protocol.read(lab.adopt_code(in_sandbox(sandbox, "compile", SWAP_ANY_CODE)), CodeReady).algo == "custom"
     status = configure(lab, "custom", 4)
-    # up to 6 cards its exact matrix comes from walking every path: swap-any's, exactly
-    status = walked(lab, status)[-1]
+    assert status.goes_on and not status.available  # walked in the sandbox, not here
+    in_sandbox(sandbox, "configure", 4, "service")
+    status = adopted_walk(lab, sandbox)
     swap_any = total_variation_to_uniform(outcome_distribution("swap-any", 4), 4)
     assert status.available and status.distance == [float(swap_any), "%d/%d" % (swap_any.numerator, swap_any.denominator)]
     assert status.matrix == [[float(p) for p in row] for row in position_matrix("swap-any", 4)]
-    snapshot = protocol.read(lab.run_for(50, "difference"), Snapshot)
+    snapshot = protocol.read(lab.adopt_counts(in_sandbox(sandbox, "run_for", 50), "difference"), Snapshot)
     assert snapshot.trials > 0 and sum(snapshot.count_at(card, 0) for card in range(4)) == snapshot.trials
+    assert snapshot.drawn == "difference" and snapshot.summary["verdict"] in ("biased", "suspicious", "no-bias", "early")
+
+
+def test_the_trusted_service_runs_no_code_and_tallies_no_custom_shuffle_itself(lab):
+    assert not hasattr(lab, "use_code") and "use_code" not in service.EXPORTS
+    configure(lab, "custom", 7)
+    with pytest.raises(ProtocolError, match="tallied in the sandbox"):
+        protocol.read(lab.run_for(50, "observed"), Snapshot)
+    configure(lab, "swap-any", 5, slot="b")
+    with pytest.raises(ProtocolError, match="which only this worker counts"):  # a built-in's counts are never adopted
+        protocol.read(lab.adopt_counts('{"ok": true, "data": {}}', "observed", "b"), Snapshot)
 
 
 @pytest.mark.parametrize("source, message", [
@@ -170,15 +198,18 @@ def test_the_users_code_is_registered_and_tallied_like_a_built_in(lab):
 ])
 def test_code_that_cannot_run_is_one_line_naming_the_problem(lab, source, message):
     with pytest.raises(ProtocolError) as raised:
-        protocol.read(lab.use_code(source), CodeReady)
+        protocol.read(lab.adopt_code(in_sandbox(SandboxService(), "compile", source)), CodeReady)
     assert message in str(raised.value) and "\n" not in str(raised.value)
 
 
 def test_a_shuffle_that_returns_the_wrong_cards_stops_the_tally_with_one_line(lab):
-    protocol.read(lab.use_code("def shuffle(cards, rng):\n    return cards[:-1]\n"), CodeReady)
+    sandbox = SandboxService()
+    protocol.read(lab.adopt_code(in_sandbox(sandbox, "compile", "def shuffle(cards, rng):\n    return cards[:-1]\n")),
+                  CodeReady)
+    configure(lab, "custom", 7)
+    in_sandbox(sandbox, "configure", 7, None)
     with pytest.raises(ProtocolError, match="returned 6 cards for a deck of 7"):
-        configure(lab, "custom", 7)
-        protocol.read(lab.run_for(50, "observed"), Snapshot)
+        protocol.read(lab.adopt_counts(in_sandbox(sandbox, "run_for", 50), "observed"), Snapshot)
 
 
 def test_two_slots_tally_side_by_side_without_touching_each_other(lab):

@@ -1,0 +1,186 @@
+"""The lab's two workers, each behind a client: the built-ins' worker, and the sandbox where users' shuffles run.
+
+Both clients start on demand, give every call CALL_LIMIT_SECONDS, and end their worker when
+a call runs over (the only way to stop code that never returns), raising WorkerStopped; the
+next need starts them again. The page enforces the limit, not the worker: ending the worker
+(or the sandbox's frame) ends everything in it.
+
+- ``BuiltinsWorker``: PyScript's named worker on Pyodide, running ``shufflelab.lab.service``
+  (``py/worker.py``). Trusted: it computes every verdict and figure, and never runs user code.
+- ``Sandbox``: Pyodide in a Worker of an opaque-origin frame (``static/js/sandbox.mjs``),
+  running ``py/sandbox.py``. Untrusted: it answers JSON text, which only the built-ins'
+  worker reads (``shufflelab.lab.sandbox``), after sandbox.mjs has checked its shape and size.
+"""
+
+import asyncio
+import json
+
+import js
+from pyscript import create_named_worker, document
+
+from shufflelab.lab import protocol
+
+# one call to a worker (a chunk of the tally, a step of a matrix, the user's code compiling)
+CALL_LIMIT_SECONDS = 10
+WORKER_SRC = "./py/worker.py"  # relative to the page, as every URL here (served under a sub-path)
+WORKER_CONFIG = "./pyscript.toml"
+# What the worker fetches first: if one can't be reached (offline, blocked), say so at once
+# instead of letting PyScript fail inside the worker, where the page can't catch it.
+WORKER_FILES = (WORKER_SRC, WORKER_CONFIG, "./static/vendor/pyodide/pyodide.mjs",
+                "./static/vendor/pyodide/pyodide.asm.wasm", "./static/vendor/pyodide/python_stdlib.zip")
+CHECK_SECONDS = 10  # the files above answer a HEAD request well within this, or something is wrong
+START_LIMIT_SECONDS = 240  # a worker that has not started by now will not (13 MB on a slow line)
+SANDBOX_SCRIPT = "./static/js/sandbox.mjs"
+PROGRESS_SECONDS = 0.25  # how often the sandbox's start-up progress is shown
+
+
+class WorkerStopped(protocol.ProtocolError):
+    """A call that ran over CALL_LIMIT_SECONDS: its worker was ended, and starts again when next needed."""
+
+
+async def within_limit(pending, end_worker, message: str):
+    """Return a JavaScript promise's value; one still pending after CALL_LIMIT_SECONDS ends the worker and raises
+    WorkerStopped with ``message``."""
+
+    async def answer():
+        return await pending
+
+    try:
+        return await asyncio.wait_for(answer(), CALL_LIMIT_SECONDS)
+    except asyncio.TimeoutError:  # noqa: UP041 (MicroPython's asyncio has its own)
+        end_worker()
+        raise WorkerStopped(message) from None
+
+
+async def check_worker_files() -> None:
+    """Raise, naming the file, if one the built-ins' worker needs cannot be fetched."""
+    for url in WORKER_FILES:
+        try:
+            answer = await js.fetch(url, js.JSON.parse('{"method": "HEAD", "cache": "no-store"}'))
+        except Exception:
+            raise RuntimeError("%s could not be fetched" % url.rpartition("/")[2]) from None
+        if not answer.ok:
+            raise RuntimeError("%s answered %d" % (url.rpartition("/")[2], answer.status))
+
+
+class BuiltinsWorker:
+    """The built-ins' worker: PyScript's named worker running the lab service, replaced under a new name after a stop."""
+
+    def __init__(self) -> None:
+        self.worker = None  # PyScript's proxy of the worker's exports, once started
+        self.name = "lab"  # a stopped worker is replaced by "lab-2", "lab-3"… (PyScript keys workers by name)
+        self.restarts = 0
+
+    async def start(self) -> None:
+        """Start the worker (raises with the reason when a file can't be fetched or it takes too long)."""
+        await asyncio.wait_for(check_worker_files(), CHECK_SECONDS)
+        starting = create_named_worker(src=WORKER_SRC, name=self.name, config=WORKER_CONFIG)
+        self.worker = await asyncio.wait_for(starting, START_LIMIT_SECONDS)
+
+    async def ask(self, method: str, *args):
+        """Return the answer of one of the service's functions, within the time limit."""
+        return await within_limit(getattr(self.worker, method)(*args), self.stop,
+                                  "the lab's worker ran over %d s without answering, so it was stopped; a new one is "
+                                  "starting" % CALL_LIMIT_SECONDS)
+
+    def stop(self) -> None:
+        """Terminate the worker (PyScript keeps it on its <script>) and take a new name for the next one."""
+        script = document.querySelector('script[name="%s"]' % self.name)
+        if script is not None:
+            try:
+                script.xworker.terminate()
+            finally:
+                script.remove()
+        self.worker = None
+        self.restarts += 1
+        self.name = "lab-%d" % (self.restarts + 1)
+
+
+def sandbox_api():
+    """Return sandbox.mjs's object (start, call, stop, state), or None before the script has run."""
+    if not js.Reflect.has(js.globalThis, "shufflelabSandbox"):
+        return None
+    return js.globalThis.shufflelabSandbox
+
+
+class Sandbox:
+    """The sandbox's client: its frame starts when first needed, and a call over the limit ends the frame."""
+
+    def __init__(self) -> None:
+        self.ready = False
+
+    def load(self) -> None:
+        """Add sandbox.mjs to the page once (it starts nothing by itself)."""
+        if document.getElementById("sandbox-script") is None:
+            script = document.createElement("script")
+            script.type = "module"
+            script.id = "sandbox-script"
+            script.src = SANDBOX_SCRIPT
+            document.head.appendChild(script)
+
+    async def start(self, progress) -> None:
+        """Start the sandbox if it is not running, calling ``progress(text)`` as it goes; raise with the reason if it
+        cannot start."""
+        if self.ready and str(sandbox_api().state.phase) == "ready":
+            return
+        self.load()
+        waited = 0.0
+        while sandbox_api() is None:
+            if waited > CHECK_SECONDS:
+                raise RuntimeError("%s did not load" % SANDBOX_SCRIPT.rpartition("/")[2])
+            await asyncio.sleep(0.05)
+            waited += 0.05
+        api = sandbox_api()
+        starting = asyncio.create_task(self._await(api.start()))
+        waited = 0.0
+        while not starting.done():
+            progress(start_progress_text(api.state))
+            await asyncio.sleep(PROGRESS_SECONDS)
+            waited += PROGRESS_SECONDS
+            if waited > START_LIMIT_SECONDS:
+                api.stop("it took too long")
+                starting.cancel()
+                raise RuntimeError("the sandbox took over %d s to start" % START_LIMIT_SECONDS)
+        if str(api.state.phase) != "ready":
+            raise RuntimeError("the sandbox could not start (%s)" % str(api.state.error))
+        self.ready = True
+
+    async def _await(self, promise):
+        """Await a JavaScript promise, keeping its failure for ``start`` to read from the sandbox's state."""
+        try:
+            await promise
+        except Exception:
+            pass
+
+    async def ask(self, method: str, *args) -> str:
+        """Return the JSON text the sandbox answers to ``method(*args)``, within the time limit (raises WorkerStopped)."""
+        if not self.ready:
+            raise WorkerStopped("the sandbox is not running")
+        try:
+            text = await within_limit(sandbox_api().call(method, json.dumps(args)), self.stop,
+                                      "your shuffle ran over %d s without returning, so its sandbox was stopped; a "
+                                      "new one starts at the next Run" % CALL_LIMIT_SECONDS)
+        except WorkerStopped:
+            raise
+        except Exception as error:  # the frame was ended meanwhile (it misbehaved, or crashed)
+            self.ready = False
+            raise WorkerStopped("the sandbox stopped (%s); a new one starts at the next Run"
+                                % str(getattr(error, "message", "") or "it ended")) from None
+        return str(text)
+
+    def stop(self) -> None:
+        """End the sandbox's frame and everything in it (the next start makes a new one)."""
+        self.ready = False
+        api = sandbox_api()
+        if api is not None:
+            api.stop("the sandbox was stopped")
+
+
+def start_progress_text(state) -> str:
+    """Say how far the sandbox's start has got: the bytes fetched, then Python starting."""
+    if str(state.phase) == "fetching" and state.total:
+        return ("Starting the sandbox for your shuffle: fetching Pyodide, %.1f of %.1f MB…"
+                % (min(state.loaded, state.total) / 1e6, state.total / 1e6))
+    if str(state.phase) == "starting":
+        return "Starting the sandbox for your shuffle: starting Python…"
+    return "Starting the sandbox for your shuffle…"
