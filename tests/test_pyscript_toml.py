@@ -155,3 +155,29 @@ def test_the_page_preloads_exactly_its_configuration_and_files():
     html = (ROOT / "index.html").read_text("utf-8")
     preloaded = set(re.findall(r'<link rel="preload" href="(\./(?:py/[^"]+|page\.toml))" as="fetch" crossorigin>', html))
     assert preloaded == set(load("page.toml")["files"]) | {"./page.toml"}
+
+
+def test_the_sandbox_lists_the_package_and_its_entry_point():
+    """sandbox.toml: what static/js/sandbox.mjs hands the sandbox (it can fetch nothing of the site itself)."""
+    listed = set(load("sandbox.toml")["files"])
+    want = closure("py/sandbox.py", catalog_modules())
+    assert not sorted(want - listed), f"add to [files] in sandbox.toml: {sorted(want - listed)}"
+    assert all(source.startswith(("./py/shufflelab/", "./py/sandbox.py")) for source in listed)  # never the page's glue
+    for source, target in load("sandbox.toml")["files"].items():
+        assert source == "./py/" + target[2:], (source, target)  # the format sandbox.mjs reads
+
+
+def test_the_sandbox_frames_script_is_allowed_by_its_hash_and_nothing_else_inline():
+    """The frame's inline script runs only because the page's CSP names its SHA-256: an edit of the script that does
+    not update the hash would leave the sandbox dead."""
+    import base64
+    import hashlib
+    import re
+
+    script = (ROOT / "static/js/sandbox-frame.js").read_bytes()
+    digest = base64.b64encode(hashlib.sha256(script).digest()).decode()
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', (ROOT / "index.html").read_text()).group(1)
+    script_src = next(part for part in policy.split(";") if part.strip().startswith("script-src")).split()
+    assert f"'sha256-{digest}'" in script_src
+    assert [source for source in script_src if source.startswith("'sha256-")] == [f"'sha256-{digest}'"]
+    assert "'unsafe-inline'" not in script_src and b"</script" not in script.lower()
