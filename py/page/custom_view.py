@@ -100,6 +100,19 @@ class CustomView:
         if self.lab.custom_active:
             say("Running your shuffle. Choose an algorithm from the menu to go back to it.")
 
+    def opened(self) -> None:
+        """The box was opened: load the editor, and start the sandbox so that Run finds it ready (its start is
+        quiet here; a Run meanwhile shows its progress, and a failure is said at Run)."""
+        load_editor()
+        spawn(self.prepare())
+
+    async def prepare(self) -> None:
+        """Start the sandbox without a word; Run says what went wrong, if anything did."""
+        try:
+            await self.lab.sandbox.start(lambda text: None)
+        except Exception:
+            pass
+
     def failed(self, message: str) -> None:
         """The sandbox stopped the user's shuffle: say why under the code."""
         say("Your shuffle stopped: " + message, True)
@@ -117,6 +130,6 @@ def mount(page, lab) -> CustomView:
     lab.custom_listeners.append(view.failed)
     lab.leave_listeners.append(view.left)
     listen("custom-run", "click", lambda event: spawn(view.run()), SAY)
-    listen("mine", "toggle", lambda event: load_editor() if element("mine").open else None, SAY)
+    listen("mine", "toggle", lambda event: view.opened() if element("mine").open else None, SAY)
     view.link_changed(page.link)
     return view
