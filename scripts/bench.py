@@ -691,6 +691,67 @@ def live_tally_rates(browser, url: str, seconds: float) -> dict:
             "errors": errors}
 
 
+RUN_TO_VERDICT_RATIO = 1.5  # issue: once the sandbox is up, Run -> first verdict within 1.5x of before
+RUN_BEFORE_REV = "8a24c0c"  # the last commit whose users' code ran in the lab's own worker, before the sandbox
+
+
+def run_to_verdict_ms(browser, url: str, runs: int) -> list[float]:
+    """Open the lab with the editor's example, then press Run ``runs`` times; return each Run → first verdict in ms
+    (the first Run may wait for the sandbox's start; the later ones find it up)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url + "?view=lab&n=52")
+        page.wait_for_selector("#custom-run:enabled", state="attached", timeout=180_000)
+        page.click("#mine summary")
+        times = []
+        for _ in range(runs):
+            page.evaluate("() => { document.getElementById('verdict').dataset.verdict = ''; }")
+            started = time.perf_counter()
+            page.click("#custom-run")
+            page.wait_for_function("() => document.getElementById('verdict').dataset.verdict === 'biased' "
+                                   "&& Number(document.getElementById('trials').textContent) > 0", timeout=120_000)
+            times.append((time.perf_counter() - started) * 1000)
+            page.click("#lab-pause")
+            page.wait_for_timeout(500)  # the chunk under way ends before the next Run
+    finally:
+        context.close()
+    return times
+
+
+def run_to_verdict_section(browser, site, repeats: int, rev: str = RUN_BEFORE_REV) -> dict:
+    """Run → first verdict on the editor's example, this tree (the sandbox) against ``rev`` (the lab's own worker),
+    side by side: each page opened afresh in turns, its first Run and then warm ones."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from bench_pages import BenchSite
+
+    with tempfile.TemporaryDirectory() as folder:
+        before = Path(folder) / "site"
+        before.mkdir()
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
+        shutil.copytree(ROOT / "static" / "vendor", before / "static" / "vendor")
+        with BenchSite(root=before) as old_site:
+            figures = {"now": {"first": [], "warm": []}, rev: {"first": [], "warm": []}}
+            for turn in range(repeats):
+                pairs = [("now", site.url), (rev, old_site.url)]
+                for label, url in (pairs if turn % 2 == 0 else pairs[::-1]):
+                    first, *warm = run_to_verdict_ms(browser, url, 3)
+                    figures[label]["first"].append(first)
+                    figures[label]["warm"].extend(warm)
+    table = [[label, f"{statistics.median(f['first']):,.0f}", f"{statistics.median(f['warm']):,.0f}",
+              f"{min(f['warm']):,.0f}-{max(f['warm']):,.0f}"] for label, f in figures.items()]
+    print_table(f"Run -> first verdict on the editor's example (swap-any, 52 cards), this tree (the sandbox) against "
+                f"{rev} (the lab's own worker), in turns (median of {repeats} pages)",
+                ["site", "first Run ms", "later Runs ms", "later Runs range"], table)
+    figures["rev"] = rev
+    return figures
+
+
 def print_lab_summary(figures: dict, repeats: int) -> None:
     """Print the lab's figures in Chromium against their targets."""
     rows = figures["rows"]
@@ -733,6 +794,7 @@ def browser_sections(repeats: int, quick: bool, baseline: str | None = BASELINE_
         "first_deal_throttled": (functools.partial(first_deal_section, throttled=True), (throttled_repeats,)),
         "cut_insert": (cut_insert_section, (repeats, 2 if quick else 3)),
         "pyodide_lab": (pyodide_lab_section, (repeats, quick)),
+        "run_to_verdict": (run_to_verdict_section, (2 if quick else repeats,)),
     }
     if baseline:
         sections["pyodide_tally_vs_baseline"] = (baseline_section, (repeats, quick, baseline))
@@ -806,6 +868,11 @@ def target_rows(figures: dict) -> list[tuple[str, str, bool]]:
                          f"{now / before:.2f}x ({now:,.0f} vs {before:,.0f}/s)", now / before >= SAME_SPEED_RATIO))
         rows.append((f"exact {DECK}x{DECK} swap-any matrix, Pyodide: < {EXACT_TARGET_SECONDS:g} s",
                      f"{lab['exact_first_seconds']:.3f} s", lab["exact_first_seconds"] < EXACT_TARGET_SECONDS))
+    run = browser.get("run_to_verdict", {})
+    if "now" in run:
+        now, before = (statistics.median(run[label]["warm"]) for label in ("now", run["rev"]))
+        rows.append((f"Run -> first verdict with the sandbox up: <= {RUN_TO_VERDICT_RATIO:g}x {run['rev']}'s (same worker)",
+                     f"{now / before:.2f}x ({now:,.0f} vs {before:,.0f} ms)", now / before <= RUN_TO_VERDICT_RATIO))
     return rows
 
 

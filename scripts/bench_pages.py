@@ -50,7 +50,8 @@ THROTTLED_CPU_RATE = 4
 class BenchSite:
     """The site on 127.0.0.1:<free port>, plus extra pages at paths the site doesn't have."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path = ROOT) -> None:
+        self.root = root
         self.pages: dict[str, bytes] = {}
         self._gzip_sizes: dict[str, int | None] = {}
         pages = self.pages
@@ -69,7 +70,7 @@ class BenchSite:
             def log_message(self, format, *args) -> None:  # the figures, not the request log
                 pass
 
-        handler = functools.partial(Handler, directory=str(ROOT))
+        handler = functools.partial(Handler, directory=str(root))
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
