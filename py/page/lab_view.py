@@ -232,6 +232,8 @@ class Lab:
     async def use_code(self, source: str, progress) -> None:
         """Compile the user's shuffle in the sandbox (started first if need be, with ``progress(text)`` shown) and tally
         it; raise ProtocolError with the one-line reason when it can't run."""
+        if self.sandbox.congested:
+            self.sandbox.stop()  # what the last code left running there would slow this one down
         try:
             await self.sandbox.start(progress)
         except Exception as error:

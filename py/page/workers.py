@@ -32,6 +32,7 @@ CHECK_SECONDS = 10  # the files above answer a HEAD request well within this, or
 START_LIMIT_SECONDS = 240  # a worker that has not started by now will not (13 MB on a slow line)
 SANDBOX_SCRIPT = "./static/js/sandbox.mjs"
 PROGRESS_SECONDS = 0.25  # how often the sandbox's start-up progress is shown
+CONGESTED_MS = 3000  # a call answered this late (each asks for at most a second's work) finds the sandbox congested
 
 
 class WorkerStopped(protocol.ProtocolError):
@@ -108,6 +109,9 @@ class Sandbox:
 
     def __init__(self) -> None:
         self.ready = False
+        # the code that ran last slowed the sandbox's answers down (timers, workers or tasks of its own that go on
+        # between calls): the next Run gets a fresh sandbox instead of sharing the CPU with them
+        self.congested = False
 
     def load(self) -> None:
         """Add sandbox.mjs to the page once (it starts nothing by itself)."""
@@ -156,6 +160,7 @@ class Sandbox:
         """Return the JSON text the sandbox answers to ``method(*args)``, within the time limit (raises WorkerStopped)."""
         if not self.ready:
             raise WorkerStopped("the sandbox is not running")
+        started = js.performance.now()
         try:
             text = await within_limit(sandbox_api().call(method, json.dumps(args)), self.stop,
                                       "your shuffle ran over %d s without returning, so its sandbox was stopped; a "
@@ -166,11 +171,14 @@ class Sandbox:
             self.ready = False
             raise WorkerStopped("the sandbox stopped (%s); a new one starts at the next Run"
                                 % str(getattr(error, "message", "") or "it ended")) from None
+        if js.performance.now() - started > CONGESTED_MS:
+            self.congested = True
         return str(text)
 
     def stop(self) -> None:
         """End the sandbox's frame and everything in it (the next start makes a new one)."""
         self.ready = False
+        self.congested = False
         api = sandbox_api()
         if api is not None:
             api.stop("the sandbox was stopped")
