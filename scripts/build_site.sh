@@ -16,7 +16,7 @@ fi
 
 rm -rf "$out"
 mkdir -p "$out/py"
-cp "$root/index.html" "$root/page.toml" "$root/pyscript.toml" "$root/sw.js" "$out/"
+cp "$root/index.html" "$root/page.toml" "$root/pyscript.toml" "$root/sandbox.toml" "$root/sw.js" "$out/"
 # py/: the Python sources only (no __pycache__).
 (cd "$root" && find py -name '*.py' -not -path '*/__pycache__/*' -print0 | xargs -0 cp --parents -t "$out")
 # static/: css, images and the vendored runtime, minus make's stamp files.
