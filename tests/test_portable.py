@@ -55,3 +55,11 @@ def test_golden_vectors_on_cpython(capsys):
     assert status == 0, output
     passed, failed = closing_counts(output)
     assert passed >= 1 and failed == 0, output
+
+
+def test_the_lab_view_model_on_micropython():
+    done = run_micropython("--mount", "py/page=/lib/page", "tests/portable/check_lab_model.py")
+    output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
+    assert done.returncode == 0, output
+    passed, failed = closing_counts(done.stdout)
+    assert passed >= 10 and failed == 0, output

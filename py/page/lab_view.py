@@ -8,21 +8,19 @@ all the way to the canvas.
 """
 
 import asyncio
-import math
 
 import js
 from pyscript import document, window
 
 from shufflelab import catalog
-from shufflelab.cards import standard_deck
-from shufflelab.catalog import CUSTOM_ID
 from shufflelab.errors import quoted
 from shufflelab.lab import protocol
-from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
+from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapshot
 from shufflelab.link import FIELDS, compared_ids, field
 
 from . import dom
 from .dom import create, element, listen, number_row, one_line, set_text, show
+from .lab_model import LabModel, ProgressClock, Side, card_name, distance_text, progress_text, sampling_noise
 from .workers import BuiltinsWorker, Sandbox, WorkerStopped
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
@@ -32,19 +30,11 @@ SVG = "http://www.w3.org/2000/svg"
 SLOW_START_SECONDS = 10  # after this, say what is taking long (13 MB of Pyodide on a slow line)
 STATUS = "lab-status"
 WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
-CATCH_UP_CHUNKS = 10  # after Pause, at most this many chunks (2 s) for the side behind to reach the other's count
-DISTANCE_NOTE_CARDS = 7  # on a deck this small, say why an exact distance is missing (on a big one it is plain)
 
 
 def spawn(coroutine):
     """Run a coroutine in the background; a failure becomes one line in the lab status."""
     return dom.spawn(coroutine, STATUS)
-
-
-def progress_text(done: float, elapsed: float, left: float) -> str:
-    """Say how far a slow exact matrix has got, and the time left at the pace seen so far."""
-    return ("Computing the exact matrix: %d%% done in %d s, about %d s left (the tally shares the worker "
-            "meanwhile)…" % (int(done * 100), elapsed, round(left)))
 
 
 async def say_when_slow() -> None:
@@ -53,56 +43,18 @@ async def say_when_slow() -> None:
     set_text(STATUS, "Still starting: the worker downloads Pyodide (about 13 MB, once; then it is cached)…")
 
 
-def card_name(card_id: int, n: int) -> str:
-    """Name a lab card: a playing card when n is 52, else its number."""
-    return "card %d (%s)" % (card_id, standard_deck().card(card_id).label) if n == 52 else "card %d" % card_id
-
-
-class Side:
-    """One of the lab's two tallies: its worker slot, the ids of its part of the page, and what it last drew.
-
-    Side "a" is the lab's main tally (the menu's algorithm, or the user's shuffle once it
-    runs) and uses the ids in index.html; side "b", the algorithm it is compared with, uses
-    copies of them ending in "-b" (``clone_side_b``).
-    """
-
-    def __init__(self, slot: str, suffix: str, letter: str) -> None:
-        self.slot = slot
-        self.suffix = suffix
-        self.letter = letter  # how a comparison names it: "A", "B"
-        self.config = None  # what the worker tallies in this slot; None: nothing (no comparison)
-        self.generation = 0  # bumped on every reset: answers for an older tally are dropped
-        self.latest = None
-        self.matrix = None  # the exact matrix of the current configuration, when there is one
-        self.cursor = None  # (card, position) the arrow keys are on in the heat map
-        self.title = ""  # "A · Fisher–Yates (Durstenfeld)" while comparing, "Your shuffle" for the user's, else ""
-        self.compared = False  # shown beside the other side
-
-    def id(self, name: str) -> str:
-        """Return the id of this side's copy of the element ``name``."""
-        return name + self.suffix
-
-    def prefix(self, text: str) -> str:
-        """Say which side a status line is about when there are two."""
-        return "%s: %s" % (self.letter, text) if self.compared else text
-
-
-class Lab:
-    """The lab's view of the page's link, its worker, and its two sides (the second shown only to compare)."""
+class Lab(LabModel):
+    """The lab on the page: its view model (``lab_model``), its two workers, and the drawing of what they answer."""
 
     def __init__(self, page) -> None:
+        super().__init__()
         self.page = page
         self.builtins = BuiltinsWorker()  # every built-in's tally, and every verdict and figure
         self.sandbox = Sandbox()  # the user's shuffle, where it can reach nothing of the site
         self.link = None
-        self.running = False
-        self.a = Side("a", "", "A")
-        self.b = Side("b", "-b", "B")
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
-        self.resume_when_shown = False  # paused by hiding, not by the user
-        self.custom_active = False  # the tally runs the user's shuffle (registered in the worker), not the menu's
         self.custom_listeners = []  # told (with a one-line message) when the user's shuffle fails or is stopped
         self.leave_listeners = []  # told when the lab goes back from the user's shuffle to the menu's algorithm
 
@@ -110,10 +62,6 @@ class Lab:
     def worker(self):
         """The built-ins' worker once it has started, else None."""
         return self.builtins.worker
-
-    def sides(self) -> tuple:
-        """Return the sides in use: the main one, and the compared one when there is a comparison."""
-        return (self.a, self.b) if self.b.config is not None else (self.a,)
 
     # --- the page's link --------------------------------------------------------------
 
@@ -140,29 +88,11 @@ class Lab:
         if view.view == "lab" and self.worker is not None and self.riffle_n != view.lab_n:
             spawn(self.draw_riffle(view.lab_n))
 
-    def tally_config(self, link, side: Side):
-        """What the worker should tally on a side for ``link`` (None: side b with nothing compared).
-
-        Side a: the menu's algorithm, or the user's shuffle once it runs; side b: the view's comparison.
-        """
-        view = link.view
-        seed = view.tally_seed or None
-        if side is self.b:
-            if not view.compare:
-                return None
-            return TallyConfig(view.compare, [list(p) for p in view.compare_params], view.lab_n, seed, "b")
-        algo, params = ("custom", []) if self.custom_active else (link.deal.algo, [list(p) for p in link.deal.params])
-        return TallyConfig(algo, params, view.lab_n, seed, "a")
-
     def show_titles(self) -> None:
         """Name both sides when comparing ("A · Fisher–Yates", "B · Riffle, 3 passes"); show side b only then."""
         comparing = self.b.config is not None
+        self.name_sides()
         for side in (self.a, self.b):
-            side.compared = comparing
-            if comparing:
-                side.title = "%s · %s" % (side.letter, config_name(side.config))
-            else:  # what the user's code counted is always labelled as theirs
-                side.title = "Your shuffle" if self.custom_side(side) else ""
             for part in SIDE_PARTS:
                 box = document.getElementById(side.id(part))
                 if box is None:
@@ -194,22 +124,15 @@ class Lab:
             raise
 
     def worker_lost(self) -> None:
-        """The built-ins' worker was stopped: forget what it held and start a fresh one."""
-        self.running = False
+        """The built-ins' worker was stopped: forget what it held and start a fresh one (with the menu's algorithm)."""
         self.leave_custom()
-        for side in (self.a, self.b):
-            side.config = None  # the new worker starts with the menu's algorithm
-            side.generation += 1
+        self.forget_tallies()
         self.enable_buttons(False)
         self.connecting = spawn(self.connect())
 
-    def custom_side(self, side: Side) -> bool:
-        """Whether the side tallies the user's shuffle (counted in the sandbox) rather than a built-in."""
-        return side.config is not None and side.config.algo == CUSTOM_ID
-
     def leave_custom(self) -> None:
         """Go back to the menu's algorithm: the sandbox and everything the user's code started there end."""
-        was_custom, self.custom_active = self.custom_active, False
+        was_custom = super().leave_custom()
         self.sandbox.stop()
         if was_custom:
             for listener in self.leave_listeners:
@@ -322,18 +245,13 @@ class Lab:
         generation = side.generation
         button = element(side.id("compute-exact"))
         button.disabled = True
-        first = None  # (page clock, fraction) at the first answer: the time left is measured on the page's clock
+        clock = ProgressClock()
         try:
             while True:
                 status = await self.exact_step(side)
                 if generation != side.generation or status.progress is None:
                     break
-                now = js.performance.now() / 1000
-                if first is None or status.progress <= first[1]:
-                    first = first or (now, status.progress)
-                    left = status.pending_seconds
-                else:
-                    left = (now - first[0]) * (1 - status.progress) / (status.progress - first[1])
+                left = clock.left(js.performance.now() / 1000, status.progress, status.pending_seconds)
                 set_text(STATUS, side.prefix(progress_text(status.progress, status.seconds, left)))
         finally:
             button.disabled = False
@@ -366,34 +284,16 @@ class Lab:
         if generation == side.generation:
             self.draw(side, snapshot)
 
-    def next_side(self):
-        """Return the side to tally next and how far (None: as far as a chunk goes).
-
-        With a comparison, the side behind catches up to the other's count exactly; when they are
-        level, the slower side runs a whole chunk. So both verdicts rest on as many shuffles,
-        however much faster one side is, and the slower side never waits.
-        """
-        if self.b.config is None:
-            return self.a, None
-        a, b = (side.latest.trials if side.latest is not None else 0 for side in (self.a, self.b))
-        if a != b:
-            return (self.a, b) if a < b else (self.b, a)
-        rate_a, rate_b = (side.latest.rate if side.latest is not None else 0.0 for side in (self.a, self.b))
-        return (self.b, None) if 0 < rate_b < rate_a else (self.a, None)
-
     async def run_loop(self) -> None:
         """While running, ask the worker for a chunk of shuffles on a side and draw each answer; after Pause, let
         the side behind catch up (a few chunks at most), so a paused comparison shows both sides at one count."""
         catching_up = 0
         try:
             while True:
-                side, up_to = self.next_side()
-                if self.running:
-                    catching_up = 0
-                elif up_to is None or catching_up >= CATCH_UP_CHUNKS:
+                chunk = self.next_chunk(catching_up)
+                if chunk is None:
                     break
-                else:
-                    catching_up += 1
+                side, up_to, catching_up = chunk
                 generation = side.generation
                 snapshot = await self.run_chunk(side, up_to)
                 if generation == side.generation:
@@ -433,29 +333,20 @@ class Lab:
 
     def start(self) -> None:
         """Run the tally until paused."""
-        if self.worker is None or self.running:
+        if self.worker is None or not super().start():
             return
-        self.running = True
         set_text(STATUS, "Running…")
         # a loop still awaiting the chunk under way at Pause sees running again and goes on:
         # a second loop would double the work and keep counting after the next Pause
         if self.loop_task is None or self.loop_task.done():
             self.loop_task = spawn(self.run_loop())
 
-    def pause(self) -> None:
-        """Stop after the chunk under way."""
-        self.running = False
-        self.resume_when_shown = False
-
     def follow_visibility(self) -> None:
         """Pause while the lab is not on screen (another tab of the page, or the browser tab hidden); resume after."""
-        shown = self.link is not None and self.link.view.view == "lab" and not document.hidden
-        if not shown and self.running:
-            self.running = False
-            self.resume_when_shown = True
+        change = self.seen(self.link is not None and self.link.view.view == "lab" and not document.hidden)
+        if change == "hidden":
             set_text(STATUS, "Paused while the lab is out of sight; it carries on when you come back.")
-        elif shown and self.resume_when_shown:
-            self.resume_when_shown = False
+        elif change == "shown":
             self.start()
 
     # --- drawing -------------------------------------------------------------------------
@@ -544,31 +435,6 @@ def clone_side_b() -> None:
                     node.setAttribute(name, " ".join(token + "-b" for token in str(value).split()))
         copy.hidden = True
         original.parentNode.appendChild(copy)
-
-
-def config_name(config) -> str:
-    """Name a tally for a side's title: the algorithm and the parameters it was given."""
-    if config is None:
-        return ""
-    if config.algo == CUSTOM_ID:
-        return "your shuffle"
-    entry = catalog.get(config.algo)
-    given = ", ".join("%s %d" % (name, value) for name, value in config.params)
-    return "%s (%s)" % (entry.name, given) if given else entry.name
-
-
-def distance_text(status: ExactStatus, config) -> str:
-    """Return ' Exact distance to uniform: …' for a small deck (or why there is none), else ''."""
-    if status.distance:
-        value, fraction = status.distance
-        if fraction == "0/1":
-            return " Exact distance to uniform (total variation): 0, every order equally likely."
-        shown = "%.4f" % value if value >= 1e-4 else "%.2e" % value
-        exact = " (%s)" % fraction if len(fraction) <= 24 else ""  # a fraction too long to read helps nobody
-        return " Exact distance to uniform (total variation): %s%s." % (shown, exact)
-    if status.distance_reason and config is not None and config.n <= DISTANCE_NOTE_CARDS:
-        return " No exact distance to uniform: %s." % status.distance_reason.rstrip(".")
-    return ""
 
 
 # --- drawing helpers ---------------------------------------------------------------------
@@ -707,7 +573,7 @@ def riffle_note(report: RiffleReport) -> str:
     if not report.measured:
         return ("Line: exact distance for %d cards. Measuring it needs far more than the %d! orders in "
                 "samples, so it is measured only for decks of up to 5 cards." % (report.n, report.n))
-    noise = 0.4 * (math.factorial(report.n) / report.measured_trials) ** 0.5
+    noise = sampling_noise(report.n, report.measured_trials)
     return (f"Line and first row: exact. Squares and second row: measured from {report.measured_trials:,} sampled decks per k "
             f"(sampling noise adds about {noise:.2f}).")
 

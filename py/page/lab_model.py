@@ -1,0 +1,217 @@
+"""The bias lab's state and decisions, apart from the page and the workers: its view model.
+
+What runs (the menu's algorithm or the user's shuffle, on one side or two), the
+Start/Pause/Run/Reset state, which side tallies next so a comparison stays fair, the time left
+of an exact matrix, and the words and figures derived from them. No ``js`` or ``pyscript``
+import: it runs on the page (MicroPython) and is unit-tested under CPython
+(``tests/unit/page/test_lab_model.py``). ``lab_view.Lab`` adds the workers and the drawing.
+"""
+
+from shufflelab import catalog
+from shufflelab.cards import standard_deck
+from shufflelab.catalog import CUSTOM_ID
+from shufflelab.lab.protocol import TallyConfig
+
+CATCH_UP_CHUNKS = 10  # after Pause, at most this many chunks (2 s) for the side behind to reach the other's count
+DISTANCE_NOTE_CARDS = 7  # on a deck this small, say why an exact distance is missing (on a big one it is plain)
+
+
+class Side:
+    """One of the lab's two tallies: its worker slot, the ids of its part of the page, and what it last drew.
+
+    Side "a" is the lab's main tally (the menu's algorithm, or the user's shuffle once it
+    runs) and uses the ids in index.html; side "b", the algorithm it is compared with, uses
+    copies of them ending in "-b" (``lab_view.clone_side_b``).
+    """
+
+    def __init__(self, slot: str, suffix: str, letter: str) -> None:
+        self.slot = slot
+        self.suffix = suffix
+        self.letter = letter  # how a comparison names it: "A", "B"
+        self.config = None  # what the worker tallies in this slot; None: nothing (no comparison)
+        self.generation = 0  # bumped on every reset: answers for an older tally are dropped
+        self.latest = None
+        self.matrix = None  # the exact matrix of the current configuration, when there is one
+        self.cursor = None  # (card, position) the arrow keys are on in the heat map
+        self.title = ""  # "A · Fisher–Yates (Durstenfeld)" while comparing, "Your shuffle" for the user's, else ""
+        self.compared = False  # shown beside the other side
+
+    def id(self, name: str) -> str:
+        """Return the id of this side's copy of the element ``name``."""
+        return name + self.suffix
+
+    def prefix(self, text: str) -> str:
+        """Say which side a status line is about when there are two."""
+        return "%s: %s" % (self.letter, text) if self.compared else text
+
+    def trials(self) -> int:
+        """Return how many shuffles the side's last snapshot counted (0 before the first)."""
+        return self.latest.trials if self.latest is not None else 0
+
+    def rate(self) -> float:
+        """Return the side's last measured shuffles per second (0 before the first)."""
+        return self.latest.rate if self.latest is not None else 0.0
+
+
+class LabModel:
+    """What the lab runs and whether it runs: its two sides, Start/Pause, the user's shuffle, and fair turns."""
+
+    def __init__(self) -> None:
+        self.running = False
+        self.resume_when_shown = False  # paused by hiding, not by the user
+        self.custom_active = False  # side a tallies the user's shuffle (in the sandbox), not the menu's algorithm
+        self.a = Side("a", "", "A")
+        self.b = Side("b", "-b", "B")
+
+    def sides(self) -> tuple:
+        """Return the sides in use: the main one, and the compared one when there is a comparison."""
+        return (self.a, self.b) if self.b.config is not None else (self.a,)
+
+    def custom_side(self, side: Side) -> bool:
+        """Whether the side tallies the user's shuffle (counted in the sandbox) rather than a built-in."""
+        return side.config is not None and side.config.algo == CUSTOM_ID
+
+    def tally_config(self, link, side: Side):
+        """What the worker should tally on a side for ``link`` (None: side b with nothing compared).
+
+        Side a: the menu's algorithm, or the user's shuffle once it runs; side b: the view's comparison.
+        """
+        view = link.view
+        seed = view.tally_seed or None
+        if side is self.b:
+            if not view.compare:
+                return None
+            return TallyConfig(view.compare, [list(p) for p in view.compare_params], view.lab_n, seed, "b")
+        algo, params = (CUSTOM_ID, []) if self.custom_active else (link.deal.algo, [list(p) for p in link.deal.params])
+        return TallyConfig(algo, params, view.lab_n, seed, "a")
+
+    def name_sides(self) -> None:
+        """Title each side: "A · …" and "B · …" when comparing; what the user's code counted is always "Your shuffle"."""
+        comparing = self.b.config is not None
+        for side in (self.a, self.b):
+            side.compared = comparing
+            if comparing:
+                side.title = "%s · %s" % (side.letter, config_name(side.config))
+            else:
+                side.title = "Your shuffle" if self.custom_side(side) else ""
+
+    def next_side(self):
+        """Return the side to tally next and how far (None: as far as a chunk goes).
+
+        With a comparison, the side behind catches up to the other's count exactly; when they are
+        level, the slower side runs a whole chunk. So both verdicts rest on as many shuffles,
+        however much faster one side is, and the slower side never waits.
+        """
+        if self.b.config is None:
+            return self.a, None
+        a, b = self.a.trials(), self.b.trials()
+        if a != b:
+            return (self.a, b) if a < b else (self.b, a)
+        rate_a, rate_b = self.a.rate(), self.b.rate()
+        return (self.b, None) if 0 < rate_b < rate_a else (self.a, None)
+
+    def next_chunk(self, catching_up: int):
+        """Return (side, up_to, chunks caught up so far) for the run loop's next chunk, or None when it should stop:
+        while running, always; after Pause, only for the side behind to catch up, at most CATCH_UP_CHUNKS chunks."""
+        side, up_to = self.next_side()
+        if self.running:
+            return side, up_to, 0
+        if up_to is None or catching_up >= CATCH_UP_CHUNKS:
+            return None
+        return side, up_to, catching_up + 1
+
+    def start(self) -> bool:
+        """Mark the lab running; return whether it was not already (the caller then starts the loop)."""
+        if self.running:
+            return False
+        self.running = True
+        return True
+
+    def pause(self) -> None:
+        """Stop after the chunk under way (by the user: coming back into sight does not resume)."""
+        self.running = False
+        self.resume_when_shown = False
+
+    def seen(self, shown: bool):
+        """Follow whether the lab is on screen; return "hidden" when it pauses for that, "shown" when it should resume,
+        else None."""
+        if not shown and self.running:
+            self.running = False
+            self.resume_when_shown = True
+            return "hidden"
+        if shown and self.resume_when_shown:
+            self.resume_when_shown = False
+            return "shown"
+        return None
+
+    def leave_custom(self) -> bool:
+        """Go back to the menu's algorithm; return whether the user's shuffle was running."""
+        was_custom, self.custom_active = self.custom_active, False
+        return was_custom
+
+    def forget_tallies(self) -> None:
+        """A worker was lost: nothing runs, no side has a tally, and answers still on their way are dropped."""
+        self.running = False
+        for side in (self.a, self.b):
+            side.config = None
+            side.generation += 1
+
+
+class ProgressClock:
+    """The time left of an exact matrix computed in steps, measured on the page's clock from the first answer on."""
+
+    def __init__(self) -> None:
+        self.first = None  # (seconds, fraction done) at the first answer
+
+    def left(self, now: float, done: float, estimate: float) -> float:
+        """Return the seconds still needed at the pace seen since the first answer (the worker's ``estimate`` until
+        there is a pace to see)."""
+        if self.first is None or done <= self.first[1]:
+            self.first = self.first or (now, done)
+            return estimate
+        return (now - self.first[0]) * (1 - done) / (done - self.first[1])
+
+
+def progress_text(done: float, elapsed: float, left: float) -> str:
+    """Say how far a slow exact matrix has got, and the time left at the pace seen so far."""
+    return ("Computing the exact matrix: %d%% done in %d s, about %d s left (the tally shares the worker "
+            "meanwhile)…" % (int(done * 100), elapsed, round(left)))
+
+
+def sampling_noise(n: int, trials: int) -> float:
+    """Return about how much sampling adds to a total variation distance measured from ``trials`` decks of n cards
+    (its expectation for a uniform shuffle is near 0.4·sqrt(n!/trials) while that is small)."""
+    factorial = 1
+    for k in range(2, n + 1):
+        factorial *= k
+    return 0.4 * (factorial / trials) ** 0.5
+
+
+def card_name(card_id: int, n: int) -> str:
+    """Name a lab card: a playing card when n is 52, else its number."""
+    return "card %d (%s)" % (card_id, standard_deck().card(card_id).label) if n == 52 else "card %d" % card_id
+
+
+def config_name(config) -> str:
+    """Name a tally for a side's title: the algorithm and the parameters it was given."""
+    if config is None:
+        return ""
+    if config.algo == CUSTOM_ID:
+        return "your shuffle"
+    entry = catalog.get(config.algo)
+    given = ", ".join("%s %d" % (name, value) for name, value in config.params)
+    return "%s (%s)" % (entry.name, given) if given else entry.name
+
+
+def distance_text(status, config) -> str:
+    """Return ' Exact distance to uniform: …' for a small deck (or why there is none), else ''."""
+    if status.distance:
+        value, fraction = status.distance
+        if fraction == "0/1":
+            return " Exact distance to uniform (total variation): 0, every order equally likely."
+        shown = "%.4f" % value if value >= 1e-4 else "%.2e" % value
+        exact = " (%s)" % fraction if len(fraction) <= 24 else ""  # a fraction too long to read helps nobody
+        return " Exact distance to uniform (total variation): %s%s." % (shown, exact)
+    if status.distance_reason and config is not None and config.n <= DISTANCE_NOTE_CARDS:
+        return " No exact distance to uniform: %s." % status.distance_reason.rstrip(".")
+    return ""

@@ -1,0 +1,130 @@
+"""The lab's view model, under CPython: what runs, Start/Pause/hide/show, fair turns, the time left, the words.
+
+It is the page's own code (``py/page/lab_model.py``, which MicroPython runs), imported here
+without the page: it has no ``js`` or ``pyscript`` import, so these tests need no browser.
+"""
+
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "py"))
+
+from page.lab_model import (  # noqa: E402 (after the path)
+    CATCH_UP_CHUNKS,
+    LabModel,
+    ProgressClock,
+    config_name,
+    distance_text,
+    sampling_noise,
+)
+from shufflelab.lab.protocol import ExactStatus, Snapshot, TallyConfig  # noqa: E402
+from shufflelab.link import read_link  # noqa: E402
+
+
+def link(query: str):
+    return read_link(query)[0]
+
+
+def counted(side, trials: int, rate: float) -> None:
+    """Give a side a snapshot of ``trials`` shuffles at ``rate`` a second."""
+    side.latest = Snapshot(8, trials, rate)
+
+
+def test_side_a_tallies_the_menus_algorithm_until_the_users_shuffle_runs():
+    model = LabModel()
+    shown = link("view=lab&algo=swap-any&n=8&tseed=t")
+    assert model.tally_config(shown, model.a) == TallyConfig("swap-any", [], 8, "t", "a")
+    assert model.tally_config(shown, model.b) is None  # nothing compared
+    model.custom_active = True
+    assert model.tally_config(shown, model.a) == TallyConfig("custom", [], 8, "t", "a")
+    compared = link("view=lab&algo=swap-any&n=8&vs=riffle-gsr&vs-passes=3")
+    assert model.tally_config(compared, model.b) == TallyConfig("riffle-gsr", [["passes", 3]], 8, None, "b")
+    assert model.leave_custom() is True and model.leave_custom() is False
+    assert model.tally_config(shown, model.a).algo == "swap-any"
+
+
+def test_what_the_users_code_counted_is_always_titled_as_theirs():
+    model = LabModel()
+    model.a.config = TallyConfig("custom", [], 8, None, "a")
+    model.name_sides()
+    assert (model.a.title, model.a.compared, model.a.prefix("ready")) == ("Your shuffle", False, "ready")
+    model.b.config = TallyConfig("fisher-yates", [], 8, None, "b")
+    model.name_sides()
+    assert (model.a.title, model.b.title) == ("A · your shuffle", "B · Fisher–Yates (Durstenfeld)")
+    assert model.b.prefix("ready") == "B: ready"
+    model.a.config = TallyConfig("swap-any", [], 8, None, "a")
+    model.b.config = None
+    model.name_sides()
+    assert model.a.title == "" and model.sides() == (model.a,)
+
+
+def test_a_comparison_keeps_both_sides_at_one_count_and_the_slower_side_never_waits():
+    model = LabModel()
+    assert model.next_side() == (model.a, None)  # alone: side a, a whole chunk
+    model.b.config = TallyConfig("fisher-yates", [], 8, None, "b")
+    counted(model.a, 1000, 5e6)
+    counted(model.b, 400, 5e4)
+    assert model.next_side() == (model.b, 1000)  # the side behind catches up exactly
+    counted(model.b, 1000, 5e4)
+    assert model.next_side() == (model.b, None)  # level: the slower side runs a whole chunk
+    counted(model.a, 1000, 1e4)
+    assert model.next_side() == (model.a, None)
+
+
+def test_after_pause_only_the_side_behind_runs_and_only_a_few_chunks():
+    model = LabModel()
+    model.b.config = TallyConfig("fisher-yates", [], 8, None, "b")
+    counted(model.a, 1000, 5e6)
+    counted(model.b, 400, 5e4)
+    assert model.start() is True and model.start() is False  # a second Start starts no second loop
+    assert model.next_chunk(7) == (model.b, 1000, 0)  # running: every chunk, and the catching up starts afresh
+    model.pause()
+    assert model.next_chunk(0) == (model.b, 1000, 1)
+    assert model.next_chunk(CATCH_UP_CHUNKS) is None  # it gave up: the sides stay as they are
+    counted(model.b, 1000, 5e4)
+    assert model.next_chunk(0) is None  # level: nothing to catch up
+
+
+def test_hiding_the_lab_pauses_it_and_showing_it_resumes_only_what_hiding_paused():
+    model = LabModel()
+    assert model.seen(False) is None  # not running: nothing to pause
+    model.start()
+    assert model.seen(False) == "hidden" and not model.running
+    assert model.seen(True) == "shown"
+    assert model.seen(True) is None  # once
+    model.start()
+    model.seen(False)
+    model.pause()  # the user paused while it was hidden: coming back does not resume
+    assert model.seen(True) is None
+
+
+def test_a_lost_worker_leaves_nothing_running_and_drops_answers_on_their_way():
+    model = LabModel()
+    model.start()
+    model.a.config = TallyConfig("swap-any", [], 8, None, "a")
+    generations = (model.a.generation, model.b.generation)
+    model.forget_tallies()
+    assert not model.running and model.a.config is None
+    assert (model.a.generation, model.b.generation) == (generations[0] + 1, generations[1] + 1)
+
+
+def test_the_time_left_is_the_workers_estimate_until_the_page_has_seen_a_pace():
+    clock = ProgressClock()
+    assert clock.left(10.0, 0.1, 42.0) == 42.0
+    assert clock.left(10.5, 0.1, 41.0) == 41.0  # no progress yet: still the estimate
+    assert clock.left(12.0, 0.3, 40.0) == pytest.approx(2.0 * 0.7 / 0.2)  # 0.2 done in 2 s: 7 s for the 0.7 left
+
+
+def test_the_words_and_figures():
+    assert sampling_noise(5, 10_000) == pytest.approx(0.4 * math.sqrt(120 / 10_000))
+    assert config_name(TallyConfig("riffle-gsr", [["passes", 3]], 8, None, "a")).endswith(" (passes 3)")
+    assert config_name(TallyConfig("custom", [], 8, None, "a")) == "your shuffle"
+    status = ExactStatus(True, None, "", 0.1, 0.0, distance=[2285 / 23328, "2285/23328"])
+    assert distance_text(status, None) == " Exact distance to uniform (total variation): 0.0980 (2285/23328)."
+    assert "0, every order" in distance_text(ExactStatus(True, distance=[0.0, "0/1"]), None)
+    why = ExactStatus(False, distance_reason="too big.")
+    assert distance_text(why, TallyConfig("x", [], 7, None, "a")) == " No exact distance to uniform: too big."
+    assert distance_text(why, TallyConfig("x", [], 52, None, "a")) == ""
