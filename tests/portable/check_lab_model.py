@@ -6,8 +6,7 @@ Prints "portable: N passed, M failed".
 """
 
 from page.lab_model import LabModel, ProgressClock, config_name, sampling_noise
-
-from shufflelab.lab.protocol import Snapshot, TallyConfig
+from shufflelab.lab.protocol import Snapshot
 from shufflelab.link import read_link
 
 results = []
