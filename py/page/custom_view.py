@@ -38,7 +38,8 @@ def spawn(coroutine):
 
 def link_code_note(source: str) -> str:
     """Say what code from a link is: whose it is, where it runs, and how much of it there is."""
-    lines = len(source.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    text = source.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)  # a last line break starts no line
     return ("This code came with the link you opened: who wrote it is unknown. Read it before you press Run. It runs in "
             "a sandbox that cannot reach this page or this site's storage. It is %d line%s, %d characters long."
             % (lines, "" if lines == 1 else "s", len(source)))

@@ -92,6 +92,11 @@ class Lab(LabModel):
         """Name both sides when comparing ("A · Fisher–Yates", "B · Riffle, 3 passes"); show side b only then."""
         comparing = self.b.config is not None
         self.name_sides()
+        # while the lab runs the user's shuffle, the menu's description ("Unbiased…") is not what is shown
+        yours = self.custom_side(self.a) and self.link is not None and self.link.view.view == "lab"
+        element("algo-yours").hidden = not yours
+        for name in ("algo-description", "algo-source"):
+            element(name).hidden = yours
         for side in (self.a, self.b):
             for part in SIDE_PARTS:
                 box = document.getElementById(side.id(part))

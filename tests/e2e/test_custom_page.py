@@ -166,3 +166,33 @@ def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, s
         assert custom_status(page) == (state, text) and page.text_content("#trials") == "0"
         press_run(page)  # only now does it run, and its top level raises
         assert 'RuntimeError: this code ran' in wait_for_error(page)
+
+
+def test_your_shuffle_is_labelled_as_yours_and_going_back_shows_the_built_ins_own_results(browser, site_url, visit):
+    with lab_opened(browser, site_url, visit, "n=8&algo=fisher-yates", "test_custom_page: back") as opened:
+        page = opened.page
+        press_run(page)  # the editor's example, swap-with-any: biased
+        assert wait_for_verdict(page, ("biased",)) == "biased"
+        assert page.text_content("#verdict-side .side-title") == "Your shuffle"
+        assert page.is_visible("#algo-yours") and not page.is_visible("#algo-description")  # no "Unbiased" beside it
+        page.select_option("#algorithm", "naive-pairs")  # a built-in from the menu
+        page.wait_for_function("() => !document.getElementById('custom-status').textContent.startsWith('Running')",
+                               timeout=STEP_TIMEOUT_MS)
+        assert page.is_visible("#algo-description") and not page.is_visible("#algo-yours")
+        assert page.is_hidden("#verdict-side .side-title")
+        assert page.query_selector("iframe[sandbox]") is None  # the sandbox, and all the code started there, ended
+        page.click("#lab-reset")
+        page.wait_for_function("() => document.getElementById('trials').textContent === '0'", timeout=STEP_TIMEOUT_MS)
+        page.click("#lab-start")
+        assert wait_for_verdict(page, ("biased",)) == "biased"  # naive-pairs' own verdict, from its own tally
+        assert problems(opened) == []
+
+
+def test_code_from_a_link_says_whose_it_is_above_run(browser, site_url, visit):
+    long_line = "def shuffle(cards, rng):\n    return cards  # " + "x" * 300 + "\n"
+    with lab_opened(browser, site_url, visit, f"n=6&code={pack_code(long_line)}", "test_custom_page: origin") as opened:
+        page = opened.page
+        note = page.text_content("#custom-origin")
+        assert page.is_visible("#custom-origin") and "who wrote it is unknown" in note
+        assert "cannot reach this page or this site's storage" in note and "2 lines, %d characters" % len(long_line) in note
+        assert problems(opened) == []
