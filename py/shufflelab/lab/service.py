@@ -23,7 +23,9 @@ from . import heatmap, protocol
 from .protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
 from .summary import summarize
 
-FIRST_BATCH = 64
+# one deck first: a deck can take 0.3 s (cut-insert's 100,000 repetitions of 128 cards in Pyodide), and 64 of
+# them would run past the page's 10 s limit per call; the batch doubles from there while it is quick
+FIRST_BATCH = 1
 MEASURED_RIFFLE_TRIALS = 10_000  # per k, for decks of at most 5 cards
 # big enough for the bit-sliced kernels (a batch costs n² work however few decks), small
 # enough to keep run_for near its budget
@@ -94,12 +96,16 @@ class Session:
         if self.walked:
             return self.seconds_left() if self.job_fraction > 0 else 0.0
         estimate = catalog.get(self.algo).resolve("matrix_seconds")
-        if estimate is None or (self.algo, self.n) in computed:
+        if estimate is None or self.matrix_key() in computed:
             return 0.0
-        seconds = estimate(self.n) * PYODIDE_SLOWDOWN
+        seconds = estimate(self.n, self.params) * PYODIDE_SLOWDOWN
         if seconds <= ASK_FIRST_SECONDS:
             return 0.0
         return self.seconds_left() if self.job_fraction > 0 else seconds
+
+    def matrix_key(self) -> tuple:
+        """Return what a computed matrix is known by: cut-insert's cost is its repetitions', so parameters count."""
+        return self.algo, self.n, tuple(sorted(self.params.items()))
 
     def seconds_left(self) -> float:
         """Return the time the matrix under way still needs at the pace measured so far (at least 0.1 s)."""
@@ -122,7 +128,7 @@ class Session:
         except StopIteration as done:
             self.matrix = [[float(p) for p in row] for row in done.value]
             self.job = None
-            computed.add((self.algo, self.n))
+            computed.add(self.matrix_key())
         except ShuffleLabError as reason:
             self.matrix_reason = str(reason)
             if self.walked:
@@ -162,7 +168,7 @@ class Session:
         """Compute the exact card × position matrix once, or note why there is none."""
         if self.matrix is not None or self.matrix_reason:
             return
-        computed.add((self.algo, self.n))  # the exact package caches per-pass work by n
+        computed.add(self.matrix_key())  # the exact package caches per-pass work by n
         started = time.perf_counter()
         try:
             self.matrix = [[float(p) for p in row] for row in position_matrix(self.algo, self.n, self.params)]
