@@ -1,6 +1,5 @@
 """The lab service that the worker exports: sessions, exact matrices, snapshots, failures."""
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -87,17 +86,16 @@ def test_a_slow_matrix_is_estimated_at_this_machines_pace_and_computed_in_steps(
     assert configure(lab, "riffle-physical", 30).available  # computed once: the next configuration has it at once
 
 
-def test_a_valid_link_that_costs_seconds_a_shuffle_keeps_every_call_near_its_budget(lab):
+def test_a_valid_link_that_costs_seconds_a_shuffle_keeps_every_call_near_its_budget(lab, monkeypatch):
     """?view=lab&algo=cut-insert&n=128&repetitions=100000 restarted the worker in a loop: its matrix (5 s in
     Pyodide) was computed inside configure, and the first chunk tallied 64 decks of 0.3 s, past the page's 10 s."""
+    monkeypatch.setattr(service, "CALIBRATION_SECONDS", 0.0)  # no product yet: the estimate is the catalog's
     assert configure(lab, "cut-insert", 128, [("repetitions", 1)]).available  # cheap: no product at all
-    started = time.perf_counter()
     status = configure(lab, "cut-insert", 128, [("repetitions", 100_000)])  # not taken as cached by the one above
-    assert time.perf_counter() - started < 2 * service.CALIBRATION_SECONDS + 0.5
-    assert not status.available and status.progress is not None and status.pending_seconds > 0  # estimated, asked first
-    started = time.perf_counter()
+    # estimated and offered with the time it takes, not computed inside the call
+    assert not status.available and status.progress == 0 and status.pending_seconds > service.ASK_FIRST_SECONDS
     snapshot = protocol.read(lab.run_for(200, "observed"), Snapshot)
-    assert snapshot.trials >= 1 and time.perf_counter() - started < 1.5  # a deck is 0.1 s here: not 64 of them
+    assert 1 <= snapshot.trials <= 2  # a deck is 0.1 s in CPython: a chunk of 0.2 s holds one or two, not 64
 
 
 def test_cut_inserts_slow_matrix_is_computed_in_steps_to_the_same_matrix(lab, monkeypatch):
