@@ -11,7 +11,7 @@ from shufflelab import catalog, link, seal
 from shufflelab.errors import sentence_start
 from shufflelab.link import FIELDS, Link
 
-from .dom import create, element, number_row, set_text, show
+from .dom import create, element, mark_busy, number_row, set_text, show
 
 COMPACT_ABOVE = 104  # several packs: smaller cards keep the view readable
 
@@ -75,12 +75,9 @@ def render_controls(current: Link) -> None:
 
 def show_dealing(busy: bool) -> None:
     """Mark the deal's panel busy (its old cards dimmed, the summary saying so) while a long shuffle runs."""
-    panel = element("deal-panel")
+    mark_busy("deal-panel", busy)
     if busy:
-        panel.setAttribute("aria-busy", "true")
         set_text("deck-summary", "Shuffling…")
-    else:
-        panel.removeAttribute("aria-busy")
 
 
 def describe(spec) -> str:

@@ -304,6 +304,7 @@ class Lab:
         button = element(side.id("compute-exact"))
         button.disabled = True
         first = None  # (page clock, fraction) at the first answer: the time left is measured on the page's clock
+        dom.mark_busy(STATUS, True)  # twice a second "n% done": a screen reader hears the status once it is done
         try:
             while True:
                 status = protocol.read(await self.ask(self.worker.exact_step(EXACT_STEP_MS, side.slot)), ExactStatus)
@@ -318,6 +319,7 @@ class Lab:
                 set_text(STATUS, side.prefix(progress_text(status.progress, status.seconds, left)))
         finally:
             button.disabled = False
+            dom.mark_busy(STATUS, False)
         if generation == side.generation:
             await self.show_configured(side, status)
 
