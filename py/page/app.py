@@ -3,6 +3,7 @@
 import js
 from pyscript import document, window
 
+from shufflelab import seal
 from shufflelab.deal import DealError
 from shufflelab.errors import sentence_start
 from shufflelab.link import commitment_text, play_steps, read_link, read_values
@@ -33,6 +34,7 @@ class Page:
         self.dealing = 0  # counts deals begun: a long one still going stops when a newer one begins
         self.busy = False  # a long shuffle is under way
         self.after_deal = []  # called once the cards being dealt are drawn
+        self.sealed_deals = set()  # deals that were on screen while the seal box was open: their seed stays here
 
     def show(self, link, history: str = "replace") -> None:
         """Make ``link`` current: draw what changed, record it in the history, tell the listeners.
@@ -55,16 +57,30 @@ class Page:
             window.history.pushState(None, "", query)
         elif history:
             window.history.replaceState(None, "", query)
-        element("share-url").value = deal_view.share_url(link)
         deal_view.render_seal(link)  # two SHA-256s: cheap, and the view's commitment may have changed alone
+        deal_view.render_share(link, self.sealing())  # after render_seal, which may open the box
         for listener in self.listeners:
             listener(link)
 
+    def sealing(self) -> bool:
+        """True when the deal on screen is being sealed: the seal box is open, or was while this deal was shown."""
+        if element("seal").open:
+            self.sealed_deals.add(self.link.deal)
+        return self.link.deal in self.sealed_deals
+
     def draw_deal(self, link) -> None:
-        """Deal the link's cards and draw them; a long shuffle goes on in slices, its panel marked busy meanwhile."""
+        """Deal the link's cards and draw them; a long shuffle goes on in slices, its panel marked busy meanwhile.
+
+        A sealed deal's public link has no seed to deal from: it is drawn without cards.
+        """
         js.performance.mark("shufflelab:deal-start")
         self.drawn_deal = link.deal
         self.dealing += 1
+        if link.seed_withheld:
+            self.busy = False
+            deal_view.show_dealing(False)
+            self.dealt(link, None)
+            return
         steps = play_steps(link.deal)
         outcome = step_for(steps, DEAL_SLICE_MS)
         self.busy = outcome is None
@@ -87,8 +103,11 @@ class Page:
         self.dealt(link, outcome)
 
     def dealt(self, link, outcome) -> None:
-        """Draw a finished deal and tell whoever waited for it."""
-        deal_view.render_deal(link, outcome)
+        """Draw a finished deal (None: a public link's, without cards) and tell whoever waited for it."""
+        if outcome is None:
+            deal_view.render_withheld(link)
+        else:
+            deal_view.render_deal(link, outcome)
         js.performance.measure("shufflelab:deal", "shufflelab:deal-start")  # the benchmark reads it
         waiting, self.after_deal = self.after_deal, []
         for callback in waiting:
@@ -182,7 +201,12 @@ def on_seal_check(event) -> None:
     if digits is not None and digits != PAGE.link.view.commitment:
         PAGE.update_view(commitment=digits)
     else:
-        deal_view.check_seal(PAGE.link.deal)
+        deal_view.check_seal(PAGE.link)
+
+
+def on_seal_toggle(event) -> None:
+    """Opening the seal box seals the deal on screen: from then on Copy link copies its public link."""
+    deal_view.render_share(PAGE.link, PAGE.sealing())
 
 
 def on_tab(event) -> None:
@@ -215,18 +239,37 @@ def on_history(event) -> None:
     PAGE.show(link, "")
 
 
-async def copy_link(event) -> None:
-    """Put the share link on the clipboard, or select it for the user where that is refused."""
-    url = deal_view.share_url(PAGE.link)
+async def copy_field(field_id: str, status_id: str, said: str) -> None:
+    """Put a link field's text on the clipboard and say ``said``, or select the field for the user where that is refused."""
     try:
-        await window.navigator.clipboard.writeText(url)
-        set_text("copy-status", "Link copied.")
+        await window.navigator.clipboard.writeText(str(element(field_id).value))
+        set_text(status_id, said)
     except Exception:
         # clipboard access can be refused (permissions, insecure origin): let the user copy
-        field = element("share-url")
+        field = element(field_id)
+        box = field.closest("details")
+        if box is not None:
+            box.open = True  # the public link's field is in the seal box
         field.focus()
         field.select()
-        set_text("copy-status", "Press Ctrl+C (⌘C) to copy the selected link.")
+        set_text(status_id, "Press Ctrl+C (⌘C) to copy the selected link.")
+
+
+async def copy_link(event) -> None:
+    """Copy the share link, or on a sealed deal the public link: never the seed (``deal_view.copy_source``)."""
+    public = seal.is_sealed(PAGE.link) or PAGE.sealing()
+    await copy_field(deal_view.copy_source(PAGE.link, PAGE.sealing()), "copy-status",
+                     "Public link copied (no seed: the deal is sealed)." if public else "Link copied.")
+
+
+async def copy_public(event) -> None:
+    """Copy the sealed deal's public link (its commitment and deal, no seed), to publish before the game."""
+    await copy_field("public-url", "seal-copy-status", "Public link copied: publish it before the game.")
+
+
+async def copy_reveal(event) -> None:
+    """Copy the reveal link (the deal with its seed and commitment), to share after the game."""
+    await copy_field("reveal-url", "seal-copy-status", "Reveal link copied: it shows the seed, so share it only after the game.")
 
 
 def wire() -> None:
@@ -236,12 +279,14 @@ def wire() -> None:
     listen("new-seed", "click", lambda event: apply_form(fresh_seed()))
     listen("seal-check", "input", on_seal_check)
     listen("player-seed", "change", on_player_seed)
+    listen("seal", "toggle", on_seal_toggle)
     for tab in document.querySelectorAll(".tab"):
         listen(tab, "click", on_tab)
         listen(tab, "keydown", on_tab_key)
     # pyscript's `window` proxy loses `this` in addEventListener on MicroPython; js.window keeps it
     listen(js.window, "popstate", on_history)
-    element("copy-link").addEventListener("click", _proxy_async(copy_link))
+    for button, handler in (("copy-link", copy_link), ("copy-public", copy_public), ("copy-reveal", copy_reveal)):
+        element(button).addEventListener("click", _proxy_async(handler))
 
 
 def _proxy_async(handler):

@@ -11,7 +11,7 @@ from shufflelab import catalog, link, seal
 from shufflelab.errors import sentence_start
 from shufflelab.link import FIELDS, Link
 
-from .dom import create, element, number_row, set_text, show
+from .dom import create, element, mark_busy, number_row, set_text, show
 
 COMPACT_ABOVE = 104  # several packs: smaller cards keep the view readable
 
@@ -75,21 +75,22 @@ def render_controls(current: Link) -> None:
 
 def show_dealing(busy: bool) -> None:
     """Mark the deal's panel busy (its old cards dimmed, the summary saying so) while a long shuffle runs."""
-    panel = element("deal-panel")
+    mark_busy("deal-panel", busy)
     if busy:
-        panel.setAttribute("aria-busy", "true")
         set_text("deck-summary", "Shuffling…")
-    else:
-        panel.removeAttribute("aria-busy")
+
+
+def describe(spec) -> str:
+    """Return what a deal is without its seed: the deck, and the algorithm with its parameters."""
+    params = "".join(", %s %s" % (name, value) for name, value in spec.params)
+    return "%s, shuffled by %s%s" % (spec.deck.describe(), spec.algorithm.name, params)
 
 
 def render_deal(current: Link, outcome) -> None:
     """Draw the deal's outcome: deck, hands, stock, the spoken summary and the seal."""
     spec = current.deal
-    params = "".join(", %s %s" % (name, value) for name, value in spec.params)
     player = "" if spec.player_seed is None else ", player seed “%s”" % spec.player_seed
-    set_text("deck-summary", "%s, shuffled by %s%s, seed “%s”%s." % (
-        spec.deck.describe(), spec.algorithm.name, params, spec.seed, player))
+    set_text("deck-summary", "%s, seed “%s”%s." % (describe(spec), spec.seed, player))
     compact = len(spec.deck) > COMPACT_ABOVE
     for container_id in ("deck", "stock", "hands"):
         element(container_id).classList.toggle("compact", compact)
@@ -99,7 +100,26 @@ def render_deal(current: Link, outcome) -> None:
     fill_cards(element("stock"), labels, outcome.deal.stock)
     set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
     set_text("deal-announcement", announcement(spec, outcome))
-    set_text("copy-status", "")  # a "copied" note would now be about an older link
+    clear_copy_notes()
+
+
+def render_withheld(current: Link) -> None:
+    """Draw a sealed deal's public link: what was sealed, and no cards (the seed is the dealer's until the reveal)."""
+    spec = current.deal
+    set_text("deck-summary", "A sealed deal: %s, %d hands of %d. Its cards stay hidden until the dealer reveals the seed." % (
+        describe(spec), spec.players, spec.cards_each))
+    for container_id in ("deck", "stock"):
+        element(container_id).replaceChildren()
+    render_hands({}, [])
+    set_text("stock-count", "")
+    set_text("deal-announcement", "A sealed deal: its cards stay hidden until the dealer reveals the seed.")
+    clear_copy_notes()
+
+
+def clear_copy_notes() -> None:
+    """Empty the "copied" notes: after a new deal they would be about an older link."""
+    set_text("copy-status", "")
+    set_text("seal-copy-status", "")
 
 
 def announcement(spec, outcome) -> str:
@@ -113,36 +133,67 @@ def announcement(spec, outcome) -> str:
 
 
 def render_seal(current: Link) -> None:
-    """Show the deal's commitments and reveal link, warn about a seed too short to seal with, and check a commitment.
+    """Show the dealer's side of the seal box (on a link with the seed), fill and judge the check field, and the verdict.
 
     A reveal link's ``commit=`` fills the check field, opens the box, and its verdict is
     also shown under the deck's summary, where someone opening the link looks first.
     """
     spec = current.deal
-    sealed = seal.commitment(spec)
-    set_text("seal-commitment", sealed)
-    set_text("seal-commitment-player", seal.commitment(spec, True) if spec.player_seed is None else "")
-    show("seal-player-row", spec.player_seed is None)
-    problem = seal.seal_seed_problem(spec.seed)
-    set_text("seal-warning", "Don't seal with this seed: it %s. Press New seed first." % problem if problem else "")
-    show("seal-warning", bool(problem))
-    element("reveal-url").value = share_url(current.replace_view(commitment=sealed))
+    show("seal-dealer", not current.seed_withheld)
+    if not current.seed_withheld:
+        render_dealer_seal(current)
     wanted = current.view.commitment
     if wanted and link.commitment_text(str(element("seal-check").value)) != wanted:
         element("seal-check").value = wanted
     if wanted or spec.player_seed is not None:
         element("seal").open = True
-    check_seal(spec)
-    render_reveal_verdict(spec, wanted)
+    check_seal(current)
+    render_reveal_verdict(current)
 
 
-def render_reveal_verdict(spec, wanted: str) -> None:
+def render_dealer_seal(current: Link) -> None:
+    """Show the deal's commitments, its public and reveal links, and warn about a seed too short to seal with."""
+    spec = current.deal
+    set_text("seal-commitment", seal.commitment(spec))
+    set_text("seal-commitment-player", seal.commitment(spec, True) if spec.player_seed is None else "")
+    show("seal-player-row", spec.player_seed is None)
+    problem = seal.seal_seed_problem(spec.seed)
+    set_text("seal-warning", "Don't seal with this seed: it %s. Press New seed first." % problem if problem else "")
+    show("seal-warning", bool(problem))
+    element("public-url").value = share_url(seal.public_link(current))
+    element("reveal-url").value = share_url(seal.reveal_link(current))
+
+
+def copy_source(current: Link, sealing: bool) -> str:
+    """Return the id of the field Copy link copies: the share link, or on a sealed deal (or one being sealed) whose
+    seed the page has, the public link, which never carries it."""
+    if current.seed_withheld or not (sealing or seal.is_sealed(current)):
+        return "share-url"
+    return "public-url"
+
+
+def render_share(current: Link, sealing: bool) -> None:
+    """Put the link in the share field, hidden on a sealed deal whose seed it carries; name what Copy link copies."""
+    element("share-url").value = share_url(current)
+    public = copy_source(current, sealing) == "public-url"
+    for node_id in ("share-label", "share-url"):
+        show(node_id, not public)  # the seed must not sit on screen ready to copy (the address bar keeps it)
+    set_text("copy-link", "Copy public link" if public or current.seed_withheld else "Copy link")
+
+
+def render_reveal_verdict(current: Link) -> None:
     """Under the summary: whether the cards shown are the ones sealed with the link's commitment (hidden without one)."""
+    spec, wanted = current.deal, current.view.commitment
     verdict = element("reveal-verdict")
     show("reveal-verdict", bool(wanted))
     if not wanted:
         return
     short = wanted[:16] + "…"
+    if current.seed_withheld:
+        verdict.dataset.verdict = "sealed"
+        verdict.textContent = ("Sealed deal, not revealed yet: the dealer committed to %s. After the game, their reveal "
+                               "link shows the cards and checks them against it." % short)
+        return
     if seal.matches(wanted, spec):
         verdict.dataset.verdict = "match"
         verdict.textContent = "Sealed deal checked: these cards match the commitment %s." % short
@@ -155,12 +206,13 @@ def render_reveal_verdict(spec, wanted: str) -> None:
     verdict.textContent = "These cards do NOT match the commitment %s in the link.%s" % (short, hint)
 
 
-def check_seal(spec) -> None:
-    """Say whether the commitment in the check field is this deal's (nothing when the field is empty)."""
+def check_seal(current: Link) -> None:
+    """Say whether the commitment in the check field is this deal's (nothing when the field is empty or the seed withheld)."""
+    spec = current.deal
     text = str(element("seal-check").value)
     result = element("seal-result")
-    if not text.strip():
-        result.textContent = ""
+    if not text.strip() or current.seed_withheld:
+        result.textContent = "The seed is not revealed yet: the check waits for the reveal link." if text.strip() else ""
         result.dataset.verdict = ""
         return
     try:

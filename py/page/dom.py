@@ -22,6 +22,14 @@ def show(element_id: str, visible: bool) -> None:
     element(element_id).hidden = not visible
 
 
+def mark_busy(element_id: str, busy: bool) -> None:
+    """Mark an element aria-busy while it changes in steps, so assistive technology waits for where it ends."""
+    if busy:
+        element(element_id).setAttribute("aria-busy", "true")
+    else:
+        element(element_id).removeAttribute("aria-busy")
+
+
 def create(tag: str, text: str = None, class_name: str = None):
     """Return a new element, with its text (never HTML) and class when given."""
     node = document.createElement(tag)

@@ -21,7 +21,7 @@ from shufflelab.link import FIELDS, compared_ids, field
 from . import dom
 from .dom import create, element, listen, number_row, one_line, set_text, show
 from .lab_model import LabModel, ProgressClock, Side, card_name, distance_text, progress_text, sampling_noise
-from .workers import BuiltinsWorker, Sandbox, WorkerStopped
+from .workers import BuiltinsWorker, Sandbox, SandboxStopped, WorkerStopped
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
@@ -55,6 +55,8 @@ class Lab(LabModel):
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
+        self.stalled = []  # the configurations under way when the built-ins' worker was stopped
+        self.stalled_reason = ""
         self.custom_listeners = []  # told (with a one-line message) when the user's shuffle fails or is stopped
         self.leave_listeners = []  # told when the lab goes back from the user's shuffle to the menu's algorithm
 
@@ -124,12 +126,15 @@ class Lab(LabModel):
         starts again, and raises WorkerStopped."""
         try:
             return await self.builtins.ask(method, *args)
-        except WorkerStopped:
-            self.worker_lost()
+        except WorkerStopped as error:
+            self.worker_lost(error)
             raise
 
-    def worker_lost(self) -> None:
-        """The built-ins' worker was stopped: forget what it held and start a fresh one (with the menu's algorithm)."""
+    def worker_lost(self, error: WorkerStopped) -> None:
+        """The built-ins' worker was stopped: forget what it held and start a fresh one, which does not start the
+        tallies under way again by itself (one of them ran over the limit: again would loop)."""
+        self.stalled = [side.config for side in (self.a, self.b) if side.config is not None]
+        self.stalled_reason = one_line(error)
         self.leave_custom()
         self.forget_tallies()
         self.enable_buttons(False)
@@ -202,12 +207,18 @@ class Lab(LabModel):
         for side in (self.a, self.b):
             if self.link is not None:
                 side.config = self.tally_config(self.link, side)
+            if side.config is not None and side.config in self.stalled:
+                # Reset, or another algorithm, n or parameter, tallies again; nothing does by itself
+                set_text(STATUS, side.prefix("Stopped: %s. Press Reset to try this tally again, or change it."
+                                             % self.stalled_reason))
+                continue
             await self.reset(side)
         if self.link is not None and self.link.view.view == "lab":
             await self.draw_riffle(self.link.view.lab_n)
 
     async def reset_all(self) -> None:
-        """Start both sides' tallies afresh (the Reset button)."""
+        """Start both sides' tallies afresh (the Reset button), those that stopped the worker included."""
+        self.stalled = []
         for side in self.sides():
             await self.reset(side)
 
@@ -231,8 +242,9 @@ class Lab(LabModel):
             if custom:
                 await self.sandbox.ask("configure", side.config.n, side.config.seed or None)
         except protocol.ProtocolError as error:
-            if custom and isinstance(error, WorkerStopped) and self.custom_active:
-                self.sandbox_lost(error)
+            if isinstance(error, SandboxStopped):
+                if self.custom_active:
+                    self.sandbox_lost(error)
                 return None
             if custom:
                 self.tell_custom(one_line(error))
@@ -251,6 +263,7 @@ class Lab(LabModel):
         button = element(side.id("compute-exact"))
         button.disabled = True
         clock = ProgressClock()
+        dom.mark_busy(STATUS, True)  # twice a second "n% done": a screen reader hears the status once it is done
         try:
             while True:
                 status = await self.exact_step(side)
@@ -260,6 +273,7 @@ class Lab(LabModel):
                 set_text(STATUS, side.prefix(progress_text(status.progress, status.seconds, left)))
         finally:
             button.disabled = False
+            dom.mark_busy(STATUS, False)
         if generation == side.generation:
             await self.show_configured(side, status)
 
@@ -303,13 +317,16 @@ class Lab(LabModel):
                 snapshot = await self.run_chunk(side, up_to)
                 if generation == side.generation:
                     self.draw(side, snapshot)  # also the chunk that was under way when Pause came
+        except SandboxStopped as error:  # only the user's shuffle: the built-ins' worker is untouched
+            self.sandbox_lost(error)
+            set_text(STATUS, "Paused: your shuffle stopped (see the message under your code).")
+            return
+        except WorkerStopped:  # the built-ins' worker: worker_lost has said why and is starting a new one
+            return
         except protocol.ProtocolError as error:
-            if not (self.custom_active or isinstance(error, WorkerStopped)):
+            if not self.custom_active:
                 raise
-            if self.custom_active and isinstance(error, WorkerStopped):
-                self.sandbox_lost(error)
-            elif self.custom_active:
-                self.tell_custom(one_line(error))  # the user's shuffle failed: said beside their code
+            self.tell_custom(one_line(error))  # the user's shuffle failed: said beside their code
             set_text(STATUS, "Paused: your shuffle stopped (see the message under your code).")
             return
         finally:

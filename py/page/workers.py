@@ -39,6 +39,10 @@ class WorkerStopped(protocol.ProtocolError):
     """A call that ran over CALL_LIMIT_SECONDS: its worker was ended, and starts again when next needed."""
 
 
+class SandboxStopped(WorkerStopped):
+    """The sandbox was ended (a call over the limit, or it misbehaved): only the user's shuffle is concerned."""
+
+
 async def within_limit(pending, end_worker, message: str):
     """Return a JavaScript promise's value; one still pending after CALL_LIMIT_SECONDS ends the worker and raises
     WorkerStopped with ``message``."""
@@ -81,8 +85,8 @@ class BuiltinsWorker:
     async def ask(self, method: str, *args):
         """Return the answer of one of the service's functions, within the time limit."""
         return await within_limit(getattr(self.worker, method)(*args), self.stop,
-                                  "the lab's worker ran over %d s without answering, so it was stopped; a new one is "
-                                  "starting" % CALL_LIMIT_SECONDS)
+                                  "one call took the lab's worker over %d s, so it was stopped and started again"
+                                  % CALL_LIMIT_SECONDS)
 
     def stop(self) -> None:
         """Terminate the worker (PyScript keeps it on its <script>) and take a new name for the next one."""
@@ -159,17 +163,17 @@ class Sandbox:
     async def ask(self, method: str, *args) -> str:
         """Return the JSON text the sandbox answers to ``method(*args)``, within the time limit (raises WorkerStopped)."""
         if not self.ready:
-            raise WorkerStopped("the sandbox is not running")
+            raise SandboxStopped("the sandbox is not running")
         started = js.performance.now()
         try:
             text = await within_limit(sandbox_api().call(method, json.dumps(args)), self.stop,
                                       "your shuffle ran over %d s without returning, so its sandbox was stopped; a "
                                       "new one starts at the next Run" % CALL_LIMIT_SECONDS)
-        except WorkerStopped:
-            raise
+        except WorkerStopped as stopped:
+            raise SandboxStopped(str(stopped)) from None
         except Exception as error:  # the frame was ended meanwhile (it misbehaved, or crashed)
             self.ready = False
-            raise WorkerStopped("the sandbox stopped (%s); a new one starts at the next Run"
+            raise SandboxStopped("the sandbox stopped (%s); a new one starts at the next Run"
                                 % str(getattr(error, "message", "") or "it ended")) from None
         if js.performance.now() - started > CONGESTED_MS:
             self.congested = True

@@ -69,7 +69,7 @@ class Algorithm:
     distribution (ENUMERATE: replay the port); ``matrix(n, params, one) -> rows`` the exact
     card × position matrix (None: there is none, and ``no_matrix_reason`` says why);
     ``kernel`` makes bit-sliced blocks of decks and ``deck_maker`` whole decks in bulk for
-    the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n)`` is
+    the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n, params)`` is
     what a first exact matrix costs in CPython (None: under a blink), and
     ``matrix_steps(n, params)``, for such a slow one, is a generator that yields the
     fraction done now and then and returns the float matrix (the lab shows its progress
@@ -299,7 +299,8 @@ ALGORITHMS = tuple(register(entry) for entry in (
         "Cut the top part off at random and insert it at a random place, over and over; the top part never goes to the bottom.",
         BIASED, algorithms.cut_insert, (REPETITIONS,), steps=algorithms.cut_insert_steps,
         orders="exact.orders:cut_insert", matrix="exact.matrices:cut_insert",
-        method="the port, every path of one repetition enumerated; repetitions composed", builtin=True,
+        method="the port, every path of one repetition enumerated; repetitions composed",
+        matrix_seconds="exact.matrices:cut_insert_seconds", matrix_steps="exact.matrices:cut_insert_steps", builtin=True,
     ),
     Algorithm(
         "random-comparator", "Sort with a random comparator", "Bostock; the 2010 browser-ballot bug",

@@ -392,31 +392,45 @@ class View:
 
 
 class Link:
-    """A deal and a view: everything a share link carries."""
+    """A deal and a view: everything a share link carries.
 
-    __slots__ = ("deal", "view")
+    ``seed_withheld`` marks a sealed deal's public link: a commitment and the deal without its
+    seed, which the dealer reveals only after the game. Its deal's seed is a stand-in that is
+    never written (the link and the form leave it out) and deals nothing the page shows.
+    """
 
-    def __init__(self, deal_spec: DealSpec, view: View = None) -> None:
+    __slots__ = ("deal", "view", "seed_withheld")
+
+    def __init__(self, deal_spec: DealSpec, view: View = None, seed_withheld: bool = False) -> None:
         self.deal = deal_spec
         self.view = view if view is not None else View()
+        if seed_withheld and not self.view.commitment:
+            raise ShuffleLabError("a link without its seed is a sealed deal's: it needs the commitment")
+        self.seed_withheld = seed_withheld
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Link) and (self.deal, self.view) == (other.deal, other.view)
+        return isinstance(other, Link) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((self.deal, self.view))
+        return hash(self._key())
 
     def __repr__(self) -> str:
-        return "Link(%r, %r)" % (self.deal, self.view)
+        withheld = ", seed_withheld=True" if self.seed_withheld else ""
+        return "Link(%r, %r%s)" % (self.deal, self.view, withheld)
+
+    def _key(self) -> tuple:
+        return self.deal, self.view, self.seed_withheld
 
     def values(self) -> dict:
-        """Return every field's value by URL key (fields that do not apply are absent)."""
+        """Return every field's value by URL key (fields that do not apply are absent, and a withheld seed too)."""
         spec, view = self.deal, self.view
         deck = spec.deck
         values = {"v": spec.version, "algo": spec.algo, "seed": spec.seed, "deck": deck.kind,
                   "players": spec.players, "cards": spec.cards_each, "style": spec.style,
                   "view": view.view, "n": view.lab_n, "heat": view.heat, "tseed": view.tally_seed,
                   "commit": view.commitment, "code": view.code, "vs": view.compare}
+        if self.seed_withheld:
+            del values["seed"]
         for name, value in view.compare_params:
             values["vs-" + name] = value
         if spec.player_seed is not None:
@@ -444,12 +458,12 @@ class Link:
         return encode_query(pairs)
 
     def replace_deal(self, **changes) -> "Link":
-        """Return a link with the deal changed (checked), the view kept."""
-        return Link(self.deal.replace(**changes), self.view)
+        """Return a link with the deal changed (checked), the view kept (and the seed withheld, unless it is given)."""
+        return Link(self.deal.replace(**changes), self.view, self.seed_withheld and "seed" not in changes)
 
     def replace_view(self, **changes) -> "Link":
-        """Return a link with the view changed, the deal kept."""
-        return Link(self.deal, self.view.replace(**changes))
+        """Return a link with the view changed, the deal kept (a withheld seed stays withheld: that needs a commitment)."""
+        return Link(self.deal, self.view.replace(**changes), self.seed_withheld)
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -496,7 +510,8 @@ def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unkno
         values["cards"] = 0
     if unknown:
         notices.append(_unknown_notice(unknown))
-    return _link_from(values), notices
+    # a commitment with no seed at all is a sealed deal's public link, not a request for a fresh deal
+    return _link_from(values, raw.get("seed") is None and bool(values["commit"])), notices
 
 
 def _deck_of(values: dict) -> DeckSpec:
@@ -505,14 +520,14 @@ def _deck_of(values: dict) -> DeckSpec:
     return DeckSpec(kind=values["deck"], packs=values["packs"], jokers=values["jokers"])
 
 
-def _link_from(values: dict) -> Link:
+def _link_from(values: dict, seed_withheld: bool) -> Link:
     entry = catalog.get(values["algo"])
     params = [(p.name, values[p.name]) for p in entry.params]
     spec = DealSpec(values["algo"], params, values["seed"], _deck_of(values), values["players"],
                     values["cards"], values["style"], values["v"], values["pseed"] or None)
     compared = [(p.name, values["vs-" + p.name]) for p in catalog.get(values["vs"]).params] if values["vs"] else ()
     return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"], values["commit"],
-                           values["code"], values["vs"], compared))
+                           values["code"], values["vs"], compared), seed_withheld)
 
 
 def _is_tracking(key: str) -> bool:

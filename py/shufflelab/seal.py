@@ -26,7 +26,19 @@ import hashlib
 from . import rng
 from .cards import DeckSpec
 from .errors import ShuffleLabError
-from .link import COMMITMENT_DIGITS, HEX_DIGITS, MAX_SEED_LENGTH, DealSpec, Outcome, commitment_text, play, quoted, text_problem
+from .link import (
+    COMMITMENT_DIGITS,
+    HEX_DIGITS,
+    MAX_SEED_LENGTH,
+    DealSpec,
+    Link,
+    Outcome,
+    View,
+    commitment_text,
+    play,
+    quoted,
+    text_problem,
+)
 
 SCHEME = "shufflelab-seal-v1"
 FRESH_SEED_LENGTH = 43  # characters of a fresh 256-bit seed (rng.new_seed)
@@ -134,6 +146,32 @@ def play_sealed(spec: DealSpec, player_seed=None) -> Outcome:
     if player_seed is not None:
         spec = spec.replace(player_seed=check_player_seed(player_seed))
     return play(spec)
+
+
+# --- the two links: public before the game, reveal after it ---------------------------------------
+
+
+def public_link(current: Link) -> Link:
+    """Return the link to publish before the game: the deal's commitment and its public fields, never its seed.
+
+    It carries only the deal and ``commit=`` (no tab, no lab settings); opened, it says the deal
+    is sealed and shows no cards. A public link is its own public link.
+    """
+    if current.seed_withheld:
+        return Link(current.deal, View(commitment=current.view.commitment), True)
+    return Link(current.deal, View(commitment=commitment(current.deal)), True)
+
+
+def reveal_link(current: Link):
+    """Return the link to share after the game: the deal with its seed and its commitment (None: the seed is withheld)."""
+    if current.seed_withheld:
+        return None
+    return current.replace_view(commitment=commitment(current.deal))
+
+
+def is_sealed(current: Link) -> bool:
+    """True when the link is a sealed deal's (a commitment, or a player seed): its seed must not leave the page."""
+    return bool(current.view.commitment) or current.deal.player_seed is not None
 
 
 # --- the reveal ---------------------------------------------------------------------------------

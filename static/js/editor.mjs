@@ -27,6 +27,7 @@ for (const area of document.querySelectorAll("textarea[data-editor]")) {
       basicSetup,
       python(),
       look,
+      EditorView.lineWrapping, // a long line wraps: nothing hides to the right, on a phone least of all
       EditorView.contentAttributes.of({ "aria-label": label ? label.textContent : "Code" }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {

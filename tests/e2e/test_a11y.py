@@ -97,6 +97,52 @@ def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit, scheme):
         context.close()
 
 
+# What a screen reader would announce in the lab: every text change inside a live region (aria-live
+# polite or assertive, or role status, alert or log), unless an aria-busy region holds it back.
+HEAR_THE_LAB = """() => {
+  const POLITENESS = {status: 'polite', alert: 'assertive', log: 'polite'};
+  const region = node => {
+    for (let e = node.nodeType === 1 ? node : node.parentElement; e; e = e.parentElement) {
+      if (e.getAttribute('aria-busy') === 'true') return null;
+      const live = e.getAttribute('aria-live') || POLITENESS[e.getAttribute('role')];
+      if (live) return live === 'off' ? null : e;
+    }
+    return null;
+  };
+  const trials = document.getElementById('trials');
+  window.__heard = [];
+  window.__counted = 0;
+  new MutationObserver(records => {
+    for (const record of records) {
+      const live = region(record.target);
+      if (live) window.__heard.push(`${live.id}: ${live.textContent}`);
+      if (trials.contains(record.target)) window.__counted++;
+    }
+  }).observe(document.getElementById('lab-panel'), {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def test_the_lab_announces_its_status_but_not_its_counters(browser, site_url, visit):
+    """The status line is a polite live region; the shuffle counter, redrawn five times a second, is not in one."""
+    context = browser.new_context()
+    try:
+        page = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=12", visit, "test_a11y: lab status").page
+        assert page.get_attribute("#lab-status", "role") == "status"
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+        page.evaluate(HEAR_THE_LAB)
+        page.click("#lab-start")
+        page.wait_for_function("() => window.__counted >= 10", timeout=WORKER_TIMEOUT_MS)  # two seconds of counting
+        page.click("#lab-pause")
+        page.wait_for_function("() => document.getElementById('lab-status').textContent === 'Paused.'",
+                               timeout=STEP_TIMEOUT_MS)
+        heard = page.evaluate("window.__heard")
+        assert heard and all(said.startswith("lab-status: ") for said in heard), heard  # the counters: never
+        assert "lab-status: Running…" in heard and heard[-1] == "lab-status: Paused.", heard
+        assert len(heard) <= 4, heard  # a word when the state changes, not a stream
+    finally:
+        context.close()
+
+
 # --- the tabs ----------------------------------------------------------------------------------
 
 

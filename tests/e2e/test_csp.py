@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import re
 
-from e2e_pages import open_in, run_tally
+from e2e_pages import STEP_TIMEOUT_MS, open_in, run_tally
 
-# Every violation the page reports, as the browser words it (securitypolicyviolation events).
+# Every violation the page reports, as the browser words it (securitypolicyviolation events), in the
+# document and in every shadow root (the lab's editor lives in one).
 RECORD_VIOLATIONS = """
 window.__cspViolations = [];
-document.addEventListener('securitypolicyviolation',
-  e => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`));
+const __recordViolation = e => window.__cspViolations.push(
+  `${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber} ${e.sample || ''}`.trim());
+document.addEventListener('securitypolicyviolation', __recordViolation);
+const __attachShadow = Element.prototype.attachShadow;
+Element.prototype.attachShadow = function (init) {
+  const root = __attachShadow.call(this, init);
+  root.addEventListener('securitypolicyviolation', e => { if (!e.composed) __recordViolation(e); });
+  return root;
+};
 """
 
 
@@ -59,5 +67,42 @@ def test_an_inline_script_would_be_refused(browser, site_url, visit):
         page.wait_for_function("() => window.__cspViolations.length > 0")
         assert page.evaluate("window.__ran") is None
         assert page.evaluate("window.__cspViolations")[0].startswith("script-src-elem inline")
+    finally:
+        context.close()
+
+
+# How far the editor's text reaches past its visible width (0: nothing hides to the right).
+EDITOR_OVERFLOW = """() => {
+  const root = document.querySelector('#mine .code-editor').shadowRoot;
+  const scroller = root.querySelector('.cm-scroller');
+  const lines = [...root.querySelectorAll('.cm-line')];
+  const right = Math.max(...lines.map(line => line.getBoundingClientRect().right));
+  return {scrolls: scroller.scrollWidth - scroller.clientWidth,
+          past: Math.max(0, right - scroller.getBoundingClientRect().right),
+          longest: Math.max(...lines.map(line => line.textContent.length))};
+}"""
+
+
+def test_typing_in_the_editor_breaks_no_rule_and_a_long_line_wraps(browser, site_url, visit):
+    """Typing into CodeMirror (in its shadow root) logs no violation; a 300-character line wraps instead of scrolling."""
+    context = browser.new_context()
+    context.add_init_script(RECORD_VIOLATIONS)
+    try:
+        opened = open_in(context, f"{site_url}?view=lab&n=8", visit, "test_csp: editor")
+        page = opened.page
+        page.click("#mine summary")
+        page.wait_for_selector("#mine .cm-editor", timeout=STEP_TIMEOUT_MS)
+        page.click("#mine .cm-content")
+        page.keyboard.press("Control+End")
+        page.keyboard.type("\n# typed: (brackets) [close] {themselves} 'and' \"quotes\"\nx = car", delay=20)
+        page.keyboard.press("Escape")  # the completion list, if it opened
+        long_line = "\n# " + "wrap " * 59 + "end"  # 300 characters after the line break
+        page.keyboard.insert_text(long_line)
+        page.wait_for_function("tail => document.getElementById('custom-code').value.endsWith(tail)", arg=long_line[-40:],
+                               timeout=STEP_TIMEOUT_MS)
+        overflow = page.evaluate(EDITOR_OVERFLOW)
+        assert overflow["longest"] >= 300 and overflow["scrolls"] <= 0 and overflow["past"] <= 0.5, overflow
+        assert page.evaluate("window.__cspViolations") == []
+        assert [e for e in opened.visit.console_errors if "Content Security Policy" in e] == []
     finally:
         context.close()

@@ -148,3 +148,23 @@ def test_moving_on_while_computing_drops_the_slow_matrix(browser, site_url, visi
         assert page.is_hidden("#compute-exact") and page.is_enabled("#compute-exact")
     finally:
         context.close()
+
+
+def test_a_valid_link_whose_shuffles_take_a_third_of_a_second_runs_without_restarting_the_worker(browser, site_url, visit):
+    """cut-insert's 100,000 repetitions of 128 cards: its exact matrix is offered with its time, not computed in the
+    first call, and the tally counts a deck or two a chunk, each call well inside the page's 10 s limit."""
+    context = browser.new_context()
+    try:
+        page = open_in(context, f"{site_url}?view=lab&algo=cut-insert&n=128&repetitions=100000", visit,
+                       "test_lab_manners: slow shuffles").page
+        page.wait_for_selector("#compute-exact:visible", timeout=WORKER_TIMEOUT_MS)
+        assert page.text_content("#exact-note").startswith("The exact matrix takes about")
+        page.click("#lab-start")
+        page.wait_for_function(f"() => ({TRIALS})() >= 3", timeout=WORKER_TIMEOUT_MS)
+        page.click("#lab-pause")
+        said = page.evaluate("[document.getElementById('lab-status').textContent, "
+                             "document.getElementById('custom-status').textContent]")
+        assert not any("stopped" in text for text in said), said
+        assert page.query_selector('script[name="lab-2"]') is None  # the first worker is still the one
+    finally:
+        context.close()

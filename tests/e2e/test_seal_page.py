@@ -153,3 +153,99 @@ def test_a_bad_commitment_or_player_seed_in_a_link_gets_a_notice(browser, site_u
         assert page.is_hidden("#reveal-verdict")
     finally:
         context.close()
+
+
+# --- the two links, and Copy link on a sealed deal: the seed never leaves the dealer's page ----------
+
+
+def clipboard_context(browser, site_url):
+    """A context whose pages may read and write the clipboard, as a user who allowed it."""
+    parts = urlsplit(site_url)
+    context = browser.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=f"{parts.scheme}://{parts.netloc}")
+    return context
+
+
+def copy(page, button: str, status: str) -> str:
+    """Press a Copy button and return what it put on the clipboard (once its status line says so)."""
+    page.evaluate("s => { document.getElementById(s).textContent = ''; return navigator.clipboard.writeText(''); }", status)
+    page.click(button)
+    page.wait_for_function("s => document.getElementById(s).textContent !== ''", arg=status, timeout=STEP_TIMEOUT_MS)
+    return page.evaluate("navigator.clipboard.readText()")
+
+
+def copy_link(page) -> str:
+    """What the page's main Copy link button copies."""
+    return copy(page, "#copy-link", "copy-status")
+
+
+def assert_public(url: str, spec: DealSpec, published: str) -> None:
+    """A public link: the deal's fields and its commitment, and nothing of the seed."""
+    query = urlsplit(url).query
+    assert "seed" not in url_params(url) and spec.seed not in query and spec.seed not in url, url
+    assert url_params(url)["commit"] == published
+    with_seed = read_link(query + "&seed=" + spec.seed, lambda: "unused")[0]
+    assert with_seed.deal == spec  # every public field of the deal is there: only the seed is missing
+
+
+def test_the_dealer_copies_the_public_link_and_copy_link_then_never_carries_the_seed(browser, site_url, visit):
+    spec = sealed_deal()
+    published = seal.commitment(spec)
+    context = clipboard_context(browser, site_url)
+    try:
+        page = open_in(context, site_url + "?" + Link(spec).to_query(), visit, "test_seal_page: copy").page
+        assert url_params(copy_link(page))["seed"] == SEED  # not sealed yet: the plain share link, as ever
+        page.click("#seal summary")  # the dealer opens the seal box: from now on this deal is sealed
+        public = copy(page, "#copy-public", "seal-copy-status")
+        assert_public(public, spec, published)
+        assert page.input_value("#public-url") == public
+        assert copy_link(page) == public and "no seed" in page.text_content("#copy-status")
+        assert page.is_hidden("#share-url")  # the link with the seed is not left on screen to copy by hand
+        page.click("#seal summary")  # closing the box again does not unseal what was on screen
+        assert copy_link(page) == public
+        page.click("#seal summary")
+        page.fill("#seal-check", published)  # the dealer checks the published commitment: commit= joins the link
+        page.wait_for_function("() => new URLSearchParams(location.search).has('commit')", timeout=STEP_TIMEOUT_MS)
+        assert copy_link(page) == public
+    finally:
+        context.close()
+
+
+def test_the_reveal_link_reproduces_and_verifies_the_deal_and_a_reveal_links_copy_link_has_no_seed(
+        browser, site_url, visit):
+    spec = sealed_deal(PLAYER_SEED)
+    published = seal.commitment(spec)
+    context = clipboard_context(browser, site_url)
+    try:
+        page = open_in(context, site_url + "?" + Link(spec).to_query(), visit, "test_seal_page: reveal").page
+        reveal = copy(page, "#copy-reveal", "seal-copy-status")
+        assert "only after the game" in page.text_content("#seal-copy-status")
+        assert url_params(reveal)["seed"] == SEED and url_params(reveal)["commit"] == published
+        checked = json.loads(run_cli("verify", "--link", reveal, "--json"))
+        assert checked["matches"] and checked["player_seed"] == PLAYER_SEED
+
+        opened = open_in(context, reveal, visit, "test_seal_page: reveal opened").page
+        assert verdict(opened) == ("match", f"Sealed deal checked: these cards match the commitment {published[:16]}….")
+        assert_shows(opened, checked, "the reveal link")
+        # a reveal link has a commitment: whoever opens it (even the dealer, before the game) copies no seed
+        assert_public(copy_link(opened), spec, published)
+    finally:
+        context.close()
+
+
+def test_the_public_link_shows_the_sealed_deal_without_cards_and_copies_itself(browser, site_url, visit):
+    spec = sealed_deal()
+    published = seal.commitment(spec)
+    public = site_url + "?" + seal.public_link(Link(spec)).to_query()
+    context = clipboard_context(browser, site_url)
+    try:
+        page = open_in(context, public, visit, "test_seal_page: public").page
+        assert notice_texts(page) == []
+        assert verdict(page)[0] == "sealed" and published[:16] in verdict(page)[1]
+        assert page.query_selector_all("#deck li, #hands li, #stock li") == []  # a stand-in seed deals nothing shown
+        assert "stay hidden" in page.text_content("#deck-summary")
+        assert page.is_hidden("#seal-dealer") and page.input_value("#seed") == ""
+        assert page.url == public  # the address stays the public link: a reload shows the same
+        assert copy_link(page) == public == page.input_value("#share-url")  # nothing to hide: it has no seed
+    finally:
+        context.close()

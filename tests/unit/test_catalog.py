@@ -16,8 +16,8 @@ CONTRACT_IDS = [
 PART_MODULES = {
     "orders": ("exact.orders", "exact.physical"),
     "matrix": ("exact.matrices", "exact.physical"),
-    "matrix_seconds": ("exact.physical",),
-    "matrix_steps": ("exact.physical",),
+    "matrix_seconds": ("exact.physical", "exact.matrices"),
+    "matrix_steps": ("exact.physical", "exact.matrices"),
     "kernel": ("tally.kernels",),
     "deck_maker": ("tally.makers",),
 }

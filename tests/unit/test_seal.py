@@ -17,7 +17,7 @@ from shufflelab import catalog
 from shufflelab.cards import MAX_JOKERS_PER_PACK, MAX_PACKS, DeckSpec
 from shufflelab.deal import DEAL_STYLES
 from shufflelab.errors import ShuffleLabError
-from shufflelab.link import MAX_SEED_LENGTH, DealSpec, play
+from shufflelab.link import MAX_SEED_LENGTH, DealSpec, Link, View, play, read_link
 from shufflelab.rng import StreamRng, new_seed
 from shufflelab.seal import (
     SCHEME,
@@ -27,13 +27,17 @@ from shufflelab.seal import (
     check_player_seed,
     commitment,
     commitment_bytes,
+    is_sealed,
     matches,
     mixed_key,
     play_sealed,
+    public_link,
     read_preimage,
+    reveal_link,
     seal_seed_problem,
     verify,
 )
+from shufflelab.urlquery import parse_query
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden"
 GOLDEN = json.loads((GOLDEN_DIR / "seal_v1.json").read_text(encoding="utf-8"))
@@ -349,3 +353,45 @@ def line_breaking_algorithm():
 def test_a_registered_id_that_could_break_a_line_is_refused(line_breaking_algorithm):
     with pytest.raises(SealError, match=r"algo 'bad\ufffdid' contains a control character \(U\+000A\)"):
         commitment(DealSpec("bad\nid", None, "s"))
+
+
+# --- the two links: public before the game, reveal after it ------------------------------------------
+
+STRONG = "3q2-7wEWOBLxYNvI1m6A8X3hTxG0BnJ8v8cOaxTqO1w"
+
+
+@pytest.mark.parametrize("player_seed", [None, "🂡 lucky"])
+def test_the_public_link_has_the_commitment_and_the_deal_but_never_the_seed(player_seed):
+    spec = DealSpec("riffle-gsr", {"passes": 3}, STRONG, DeckSpec("standard", packs=2), 3, 7, "blocks",
+                    player_seed=player_seed)
+    dealer = Link(spec, View("lab", 20, tally_seed="t"))  # the dealer may be anywhere on the page
+    public = public_link(dealer)
+    query = public.to_query()
+    pairs = dict(parse_query(query))
+    assert "seed" not in pairs and STRONG not in query
+    assert pairs["commit"] == commitment(spec) and pairs.get("pseed") == player_seed
+    deal_pairs = [(k, v) for k, v in parse_query(Link(spec).to_query()) if k != "seed"]
+    assert parse_query(query) == deal_pairs + [("commit", commitment(spec))]  # the deal's fields, then commit
+    back, notices = read_link(query, lambda: "stand-in")
+    assert notices == [] and back.seed_withheld and back == public_link(back)  # opened, it is its own public link
+    assert back.to_query() == query and "seed" not in back.values()
+    assert reveal_link(back) is None  # whoever opens it has no seed to reveal
+
+
+def test_the_reveal_link_reproduces_and_verifies_the_deal():
+    spec = DealSpec("fisher-yates", None, STRONG, DeckSpec("standard"), 4, 5, "round-robin", player_seed="p")
+    query = reveal_link(Link(spec)).to_query()
+    back, notices = read_link(query)
+    assert notices == [] and not back.seed_withheld and back.deal == spec
+    assert verify(back.view.commitment, back.deal) == play(spec)
+
+
+def test_a_link_is_sealed_by_a_commitment_or_a_player_seed_and_a_seedless_one_without_them_stays_a_fresh_deal():
+    spec = DealSpec(seed=STRONG)
+    assert not is_sealed(Link(spec))
+    assert is_sealed(Link(spec, View(commitment=commitment(spec))))
+    assert is_sealed(Link(spec.replace(player_seed="p")))
+    plain, notices = read_link("players=3", lambda: "fresh")  # no seed, no commitment: a fresh deal, as in v1
+    assert notices == [] and not plain.seed_withheld and plain.deal.seed == "fresh" and "seed=fresh" in plain.to_query()
+    with pytest.raises(ShuffleLabError, match="needs the commitment"):
+        Link(spec, View(), seed_withheld=True)

@@ -14,7 +14,7 @@ from operator import add, mul
 
 from .. import catalog
 from ..errors import ShuffleLabError
-from .enumeration import Distribution
+from .enumeration import Distribution, run_steps
 from .errors import ExactTooCostly, NoExactMatrix
 from .orders import RAND_SPAN, ideal_rand_residue_weights, outcome_distribution
 
@@ -23,6 +23,8 @@ Matrix = list[list]
 # code are 46,656 paths (0.65 s in CPython, 1.3 s in Pyodide here), 7 cards 823,543 (about 12 s in
 # CPython, a minute in Pyodide), too long to wait for; whole orders are walked up to orders.MAX_EXACT_CARDS (7)
 MAX_WALKED_CARDS = 6
+# one float product of two 128 × 128 matrices, CPython 3.11 here: cut-insert's 100,000 repetitions are 21 of them, 1.04 s
+PRODUCT_SECONDS_AT_128 = 0.05
 
 
 def position_matrix(algorithm_id: str, n: int, params: dict | None = None, exact: bool = False) -> Matrix:
@@ -44,10 +46,11 @@ def position_matrix(algorithm_id: str, n: int, params: dict | None = None, exact
     return model(n, resolved, Fraction(1) if exact else 1.0)
 
 
-def matrix_seconds_estimate(algorithm_id: str, n: int) -> float:
+def matrix_seconds_estimate(algorithm_id: str, n: int, params: dict | None = None) -> float:
     """Return roughly how many CPython seconds a first ``position_matrix`` call takes; 0 where well under one."""
-    estimate = catalog.get(algorithm_id).resolve("matrix_seconds")
-    return estimate(n) if estimate is not None else 0.0
+    entry = catalog.get(algorithm_id)
+    estimate = entry.resolve("matrix_seconds")
+    return estimate(n, entry.resolve_params(params)) if estimate is not None else 0.0
 
 
 def position_matrix_from_distribution(dist: Distribution, n: int) -> Matrix:
@@ -223,6 +226,19 @@ def cut_insert(n: int, params: dict, one) -> Matrix:
     return matrix_power(cut_insert_step_matrix(n, one), params["repetitions"])
 
 
+def cut_insert_steps(n: int, params: dict):
+    """Yield the fraction done after each matrix product; return ``cut_insert``'s float matrix (the lab shows progress)."""
+    return (yield from matrix_power_steps(cut_insert_step_matrix(n), params["repetitions"]))
+
+
+def cut_insert_seconds(n: int, params: dict) -> float:
+    """Return roughly how many CPython seconds ``cut_insert``'s float matrix takes: n³ work per product of its power.
+
+    128 cards and 100,000 repetitions are about a second here, 5 s in Pyodide: long enough to ask first.
+    """
+    return PRODUCT_SECONDS_AT_128 * (n / 128) ** 3 * power_products(params["repetitions"])
+
+
 def matrix_product(a: Matrix, b: Matrix) -> Matrix:
     """Return a·b for square matrices given as lists of rows."""
     columns = list(zip(*b))
@@ -235,15 +251,34 @@ def matrix_power(m: Matrix, k: int) -> Matrix:
     Float rows are renormalised after each product: squaring doubles a row-sum error,
     so 15000 repetitions would otherwise turn 1e-16 into 1e-11.
     """
+    return run_steps(matrix_power_steps(m, k))
+
+
+def matrix_power_steps(m: Matrix, k: int):
+    """Yield the fraction of the products done after each one; return ``matrix_power(m, k)``."""
+    total = power_products(k)
+    done = 0
     result = None
     square = m
     while True:
         if k & 1:
-            result = square if result is None else _stochastic_product(result, square)
+            if result is None:
+                result = square
+            else:
+                result = _stochastic_product(result, square)
+                done += 1
+                yield done / total
         k >>= 1
         if not k:
             return result
         square = _stochastic_product(square, square)
+        done += 1
+        yield done / total
+
+
+def power_products(k: int) -> int:
+    """Return how many matrix products m^k takes by repeated squaring (k ≥ 1): a squaring a bit, a product a further 1."""
+    return k.bit_length() - 1 + bin(k).count("1") - 1
 
 
 def _stochastic_product(a: Matrix, b: Matrix) -> Matrix:

@@ -270,8 +270,11 @@ def matrix_steps(n: int, params: dict):
     return matrix_power([list(row) for row in one_pass], params["passes"])
 
 
-def matrix_seconds(n: int) -> float:
-    """Return roughly how many CPython seconds a first exact matrix of ``n`` cards takes (0 past the limit: refused at once)."""
+def matrix_seconds(n: int, params: dict) -> float:
+    """Return roughly how many CPython seconds a first exact matrix of ``n`` cards takes (0 past the limit: refused at once).
+
+    The passes cost nothing beside the first pass's matrix (a power of a cached matrix), so ``params`` does not count.
+    """
     if n > MAX_PHYSICAL_MATRIX_CARDS:
         return 0.0
     return PHYSICAL_SECONDS_AT_52 * (n / 52) ** 4

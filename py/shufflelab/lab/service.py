@@ -111,12 +111,16 @@ class Session:
         if self.walked:
             return self.seconds_left() if self.job_fraction > 0 else 0.0
         estimate = catalog.get(self.algo).resolve("matrix_seconds")
-        if estimate is None or (self.algo, self.n) in computed:
+        if estimate is None or self.matrix_key() in computed:
             return 0.0
-        seconds = estimate(self.n) * PYODIDE_SLOWDOWN
+        seconds = estimate(self.n, self.params) * PYODIDE_SLOWDOWN
         if seconds <= ASK_FIRST_SECONDS:
             return 0.0
         return self.seconds_left() if self.job_fraction > 0 else seconds
+
+    def matrix_key(self) -> tuple:
+        """Return what a computed matrix is known by: cut-insert's cost is its repetitions', so parameters count."""
+        return self.algo, self.n, tuple(sorted(self.params.items()))
 
     def seconds_left(self) -> float:
         """Return the time the matrix under way still needs at the pace measured so far (at least 0.1 s)."""
@@ -139,7 +143,7 @@ class Session:
         except StopIteration as done:
             self.matrix = [[float(p) for p in row] for row in done.value]
             self.job = None
-            computed.add((self.algo, self.n))
+            computed.add(self.matrix_key())
         except ShuffleLabError as reason:
             self.matrix_reason = str(reason)
             if self.walked:
@@ -184,7 +188,7 @@ class Session:
             if not self.walked:
                 self.matrix_reason = "%s, so it needs 0 to %d cards, not %d" % (CUSTOM_WALKS, MAX_WALKED_CARDS, self.n)
             return
-        computed.add((self.algo, self.n))  # the exact package caches per-pass work by n
+        computed.add(self.matrix_key())  # the exact package caches per-pass work by n
         started = time.perf_counter()
         try:
             self.matrix = [[float(p) for p in row] for row in position_matrix(self.algo, self.n, self.params)]

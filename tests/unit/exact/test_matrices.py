@@ -1,16 +1,22 @@
 """Position matrices: the models against the distributions, their known shapes, and seeded tallies."""
 
+import math
 from fractions import Fraction
 
 import pytest
 
 from shufflelab import catalog
+from shufflelab.exact.enumeration import run_steps
 from shufflelab.exact.errors import ExactTooCostly, NoExactMatrix
 from shufflelab.exact.matrices import (
     MAX_WALKED_CARDS,
+    cut_insert_step_matrix,
+    matrix_power,
+    matrix_power_steps,
     matrix_seconds_estimate,
     position_matrix,
     position_matrix_from_distribution,
+    power_products,
     riffle_gsr_pass_matrix,
 )
 from shufflelab.exact.orders import outcome_distribution
@@ -175,7 +181,24 @@ def test_a_wrong_matrix_is_caught_by_the_same_tally():
 # --- what a first matrix costs ---------------------------------------------------------------------
 
 
-def test_only_the_hand_riffle_matrix_is_estimated_slow():
+def test_only_the_hand_riffle_and_cut_insert_matrices_are_estimated_slow():
     assert matrix_seconds_estimate("riffle-physical", 52) == PHYSICAL_SECONDS_AT_52
     assert matrix_seconds_estimate("riffle-physical", 13) < 0.1
-    assert all(matrix_seconds_estimate(entry.id, 128) == 0 for entry in catalog.entries() if entry.id != "riffle-physical")
+    # cut-insert's cost is n³ a product, and its repetitions decide the products: 21 for 100,000, none for 1
+    assert matrix_seconds_estimate("cut-insert", 128, {"repetitions": 100_000}) == pytest.approx(21 * 0.05)
+    assert matrix_seconds_estimate("cut-insert", 128, {"repetitions": 1}) == 0
+    assert matrix_seconds_estimate("cut-insert", 52) < 0.1  # the default 15,000 on a pack
+    slow = ("riffle-physical", "cut-insert")
+    assert all(matrix_seconds_estimate(entry.id, 128) == 0 for entry in catalog.entries() if entry.id not in slow)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 7, 8, 15_000, 100_000])
+def test_a_power_in_steps_counts_its_products_and_gives_the_power(k):
+    step = cut_insert_step_matrix(5)
+    steps = matrix_power_steps(step, k)
+    fractions = []
+    result = run_steps(steps, fractions.append)
+    assert len(fractions) == power_products(k) and fractions == sorted(fractions) and fractions[-1:] in ([], [1.0])
+    assert result == matrix_power(step, k)
+    exact = matrix_power(cut_insert_step_matrix(5, Fraction(1)), k) if k < 100 else None
+    assert exact is None or all(math.isclose(a, float(b)) for row, erow in zip(result, exact) for a, b in zip(row, erow))

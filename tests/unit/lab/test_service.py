@@ -88,6 +88,29 @@ def test_a_slow_matrix_is_estimated_at_this_machines_pace_and_computed_in_steps(
     assert configure(lab, "riffle-physical", 30).available  # computed once: the next configuration has it at once
 
 
+def test_a_valid_link_that_costs_seconds_a_shuffle_keeps_every_call_near_its_budget(lab, monkeypatch):
+    """?view=lab&algo=cut-insert&n=128&repetitions=100000 restarted the worker in a loop: its matrix (5 s in
+    Pyodide) was computed inside configure, and the first chunk tallied 64 decks of 0.3 s, past the page's 10 s."""
+    monkeypatch.setattr(service, "CALIBRATION_SECONDS", 0.0)  # no product yet: the estimate is the catalog's
+    assert configure(lab, "cut-insert", 128, [("repetitions", 1)]).available  # cheap: no product at all
+    status = configure(lab, "cut-insert", 128, [("repetitions", 100_000)])  # not taken as cached by the one above
+    # estimated and offered with the time it takes, not computed inside the call
+    assert not status.available and status.progress == 0 and status.pending_seconds > service.ASK_FIRST_SECONDS
+    snapshot = protocol.read(lab.run_for(200, "observed"), Snapshot)
+    assert 1 <= snapshot.trials <= 2  # a deck is 0.1 s in CPython: a chunk of 0.2 s holds one or two, not 64
+
+
+def test_cut_inserts_slow_matrix_is_computed_in_steps_to_the_same_matrix(lab, monkeypatch):
+    monkeypatch.setattr(service, "ASK_FIRST_SECONDS", 0.0)  # 40 cards are quick: ask first anyway, to step it
+    monkeypatch.setattr(service, "CALIBRATION_SECONDS", 0.0)  # stop after the first product
+    status = configure(lab, "cut-insert", 40, [("repetitions", 100_000)])
+    assert not status.available and status.pending_seconds > 0
+    steps = walked(lab, status)
+    assert [s.progress for s in steps[:-1]] == sorted(s.progress for s in steps[:-1])
+    expected = position_matrix("cut-insert", 40, {"repetitions": 100_000})
+    assert steps[-1].available and steps[-1].matrix == expected
+
+
 def test_moving_on_drops_a_slow_matrix_half_done(lab):
     assert configure(lab, "riffle-physical", 30).progress is not None
     assert configure(lab, "fisher-yates", 30).available
