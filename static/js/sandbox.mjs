@@ -76,6 +76,17 @@ function heard(event) {
   if (state.unasked > MAX_UNASKED) stop("the sandbox sent messages nobody asked for");
 }
 
+// The frame inherits the page's CSP; this one is enforced beside it, so the frame and its worker
+// get the stricter of the two: their own script, blob: URLs of the files handed over, and no
+// fetch of anything else at all (not even this site's public files).
+async function framePolicy(frameScript) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(frameScript));
+  const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+  const policy = `default-src 'none'; script-src 'wasm-unsafe-eval' blob: 'sha256-${hash}'; worker-src blob:; `
+    + "connect-src blob:; base-uri 'none'; form-action 'none'";
+  return `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+}
+
 let waiters = [];  // while starting: {kinds, resolve} for the frame's and the worker's first messages
 
 function waitFor(kinds) {
@@ -101,7 +112,8 @@ async function boot() {
   frame.setAttribute("sandbox", "allow-scripts");
   frame.hidden = true;
   frame.title = "Sandbox for your shuffle";
-  frame.srcdoc = `<!doctype html><meta charset="utf-8"><title>sandbox</title><script>${frameScript}</script>`;
+  frame.srcdoc = `<!doctype html><meta charset="utf-8">${await framePolicy(frameScript)}<title>sandbox</title>`
+    + `<script>${frameScript}</script>`;
   const frameReady = waitFor(["frame-ready"]);
   document.body.appendChild(frame);
   await frameReady;

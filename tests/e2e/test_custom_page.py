@@ -196,3 +196,18 @@ def test_code_from_a_link_says_whose_it_is_above_run(browser, site_url, visit):
         assert page.is_visible("#custom-origin") and "who wrote it is unknown" in note
         assert "cannot reach this page or this site's storage" in note and "2 lines, %d characters" % len(long_line) in note
         assert problems(opened) == []
+
+
+def test_the_sandbox_can_fetch_nothing_not_even_the_sites_public_files(browser, site_url, visit):
+    reach = (f"import js\nx = js.XMLHttpRequest.new()\nx.open('GET', {site_url + 'index.html'!r}, False)\n"
+             "try:\n    x.send()\n    said = 'got %d' % x.status\nexcept Exception as error:\n    said = 'refused'\n"
+             "raise RuntimeError(said)\n" + FISHER_YATES)
+    with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: fetch") as opened:
+        page = opened.page
+        type_code(page, reach)
+        press_run(page)
+        assert "RuntimeError: refused" in wait_for_error(page)
+        # refused twice over: this server sends no Access-Control-Allow-Origin (GitHub Pages does), and the frame's
+        # own policy, enforced beside the page's, lets it connect to blob: URLs only
+        policy = page.eval_on_selector("iframe[sandbox]", "frame => frame.srcdoc.match(/content=\"([^\"]+)\"/)[1]")
+        assert "default-src 'none'" in policy and "connect-src blob:;" in policy and "'unsafe-eval'" not in policy
