@@ -10,7 +10,6 @@ the box and says so, above Run: it never presses Run.
 """
 
 import js
-from pyscript import document
 
 from shufflelab.codelink import MAX_CODE_CHARACTERS
 from shufflelab.lab import protocol
@@ -47,12 +46,7 @@ def link_code_note(source: str) -> str:
 
 def load_editor() -> None:
     """Add the editor's script once, when the box is first opened (the deal and the tally never wait for CodeMirror)."""
-    if document.getElementById("editor-script") is None:
-        script = document.createElement("script")
-        script.type = "module"
-        script.id = "editor-script"
-        script.src = EDITOR_SCRIPT
-        document.head.appendChild(script)
+    dom.load_module_script("editor-script", EDITOR_SCRIPT)
 
 
 def show_code(source: str) -> None:

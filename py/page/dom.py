@@ -118,3 +118,13 @@ def random_bytes(count: int) -> bytes:
     """Return ``count`` bytes from the browser's CSPRNG (``crypto.getRandomValues``)."""
     values = window.crypto.getRandomValues(window.Uint8Array.new(count))
     return bytes(values[i] for i in range(count))
+
+
+def load_module_script(script_id: str, src: str) -> None:
+    """Add ``<script type="module" id=script_id src=src>`` to the page once (a later call finds it there)."""
+    if document.getElementById(script_id) is None:
+        script = document.createElement("script")
+        script.type = "module"
+        script.id = script_id
+        script.src = src
+        document.head.appendChild(script)

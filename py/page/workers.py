@@ -20,6 +20,8 @@ from pyscript import create_named_worker, document
 
 from shufflelab.lab import protocol
 
+from .dom import load_module_script
+
 # one call to a worker (a chunk of the tally, a step of a matrix, the user's code compiling)
 CALL_LIMIT_SECONDS = 10
 WORKER_SRC = "./py/worker.py"  # relative to the page, as every URL here (served under a sub-path)
@@ -119,12 +121,7 @@ class Sandbox:
 
     def load(self) -> None:
         """Add sandbox.mjs to the page once (it starts nothing by itself)."""
-        if document.getElementById("sandbox-script") is None:
-            script = document.createElement("script")
-            script.type = "module"
-            script.id = "sandbox-script"
-            script.src = SANDBOX_SCRIPT
-            document.head.appendChild(script)
+        load_module_script("sandbox-script", SANDBOX_SCRIPT)
 
     async def start(self, progress) -> None:
         """Start the sandbox if it is not running, calling ``progress(text)`` as it goes; raise with the reason if it

@@ -64,12 +64,13 @@ class SubPathHandler(serve.SiteHandler):
 
 
 @contextlib.contextmanager
-def serve_sub_path(directory: Path) -> Iterator[str]:
-    """Serve `directory` at http://127.0.0.1:<free port>/shuffle-lab/ while the block runs."""
+def serve_sub_path(directory: Path, handler_class=None) -> Iterator[str]:
+    """Serve `directory` at http://127.0.0.1:<free port>/shuffle-lab/ while the block runs (with SubPathHandler, or a
+    subclass of it that answers more)."""
     import functools
     import http.server
 
-    handler = functools.partial(SubPathHandler, directory=str(directory))
+    handler = functools.partial(handler_class or SubPathHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)

@@ -36,13 +36,9 @@ The endless loop (10 s limit) and the flood are `timing` tests: `make test` runs
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import http.server
-import importlib.util
 import io
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,13 +47,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from e2e_pages import FOLLOW_JS, cli_deal, shown
 
+from conftest import SUB_PATH, SubPathHandler, serve_sub_path
 from shufflelab import seal
 from shufflelab.cards import DeckSpec
 from shufflelab.codelink import pack_code
 from shufflelab.link import DealSpec, Link, View
 
 ROOT = Path(__file__).resolve().parents[2]
-SUB_PATH = "/shuffle-lab/"
 ECHO = "e2e-echo"
 WAIT_MS = 20_000  # every wait here: a page load, the lab's worker, the outcome of a Run, a verdict
 
@@ -75,6 +71,15 @@ OFFLINE_SEED = "offline-check"
 # What the payloads write, built at run time from pieces so that their source never holds it.
 MARK = "ZQXforged"
 LAB_ALGO = "fisher-yates"  # the menu's algorithm in every hostile link (the checks switch to swap-any and back)
+
+
+# A correct shuffle: what a payload returns once its attack is done, and the next Run after a hostile one.
+GOOD = '''def shuffle(cards, rng):
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+'''
 
 
 # --- the payloads ------------------------------------------------------------------------------------
@@ -313,12 +318,7 @@ try:
 except BaseException:
     pass
 
-def shuffle(cards, rng):
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
-'''
+''' + GOOD
 
 HUGE_LIST = '''def shuffle(cards, rng):
     return list(range(10_000_000))
@@ -358,72 +358,33 @@ try:
 except BaseException:
     pass
 
-def shuffle(cards, rng):
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
-'''
-GOOD = '''def shuffle(cards, rng):
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
-'''
+''' + GOOD
 
 
 # --- this module's server: the site under /shuffle-lab/, plus a cookie echo ----------------------------
 
 
-def _site_handler():
-    """scripts/serve.py's handler (the site's MIME types), as conftest loads it."""
-    spec = importlib.util.spec_from_file_location("shufflelab_serve_hostile", ROOT / "scripts" / "serve.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.SiteHandler
-
-
-class EchoingSite(_site_handler()):
+class EchoingSite(SubPathHandler):
     """The site at SUB_PATH (404 elsewhere), and SUB_PATH + ECHO answering with the request's cookies."""
 
     cookies_received: list[str] = []
 
     def send_head(self):
-        path = urlsplit(self.path).path
-        if path == SUB_PATH + ECHO:
-            cookie = self.headers.get("Cookie", "")
-            EchoingSite.cookies_received.append(cookie)
-            body = ("cookies " + cookie).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            return io.BytesIO(body)
-        if not path.startswith(SUB_PATH):
-            self.send_error(404, f"outside {SUB_PATH}")
-            return None
-        return super().send_head()
-
-    def translate_path(self, path: str) -> str:
-        return super().translate_path("/" + path[len(SUB_PATH):])
-
-    def log_message(self, format: str, *args) -> None:
-        pass
+        if urlsplit(self.path).path != SUB_PATH + ECHO:
+            return super().send_head()
+        cookie = self.headers.get("Cookie", "")
+        EchoingSite.cookies_received.append(cookie)
+        body = ("cookies " + cookie).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
 
-@contextlib.contextmanager
 def echoing_site():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(EchoingSite, directory=str(ROOT)))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="hostile-site", daemon=True)
-    thread.start()
-    try:
-        host, port = server.server_address[:2]
-        yield f"http://{host}:{port}{SUB_PATH}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    """Serve the site under SUB_PATH, with the cookie echo, while the block runs."""
+    return serve_sub_path(ROOT, EchoingSite)
 
 
 # --- reading the page and its storage ----------------------------------------------------------------
