@@ -7,6 +7,9 @@
 // been opened once, because only then are they fetched. The cache's name carries a
 // version: a release that changes how files are kept bumps it, and the old cache is
 // deleted when the new worker takes over.
+// The site's files, path -> {sha256, type}: scripts/site_manifest.py replaces the line below
+// (`make site` in _site/sw.js, `make serve` in the sw.js it serves). Not read yet.
+const MANIFEST = {}; // scripts/site_manifest.py replaces this line: {path: {sha256, type}}
 const CACHE = "shufflelab-v1";
 
 self.addEventListener("install", () => self.skipWaiting());
