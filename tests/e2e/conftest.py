@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import io
 import os
 import threading
 import time
@@ -51,9 +52,17 @@ class SubPathHandler(serve.SiteHandler):
     """Serves the directory at SUB_PATH only; every other path is 404."""
 
     def send_head(self):
-        if not urlsplit(self.path).path.startswith(SUB_PATH):
+        path = urlsplit(self.path).path
+        if not path.startswith(SUB_PATH):
             self.send_error(404, f"outside {SUB_PATH}")
             return None
+        extra = self.server.extra_files.get(path[len(SUB_PATH):])
+        if extra is not None:  # a file the directory doesn't have (an old release's sw.js)
+            self.send_response(200)
+            self.send_header("Content-Type", serve.site_manifest.mime_type(path))
+            self.send_header("Content-Length", str(len(extra)))
+            self.end_headers()
+            return io.BytesIO(extra)
         return super().send_head()
 
     def translate_path(self, path: str) -> str:
@@ -64,14 +73,16 @@ class SubPathHandler(serve.SiteHandler):
 
 
 @contextlib.contextmanager
-def serve_sub_path(directory: Path) -> Iterator[str]:
-    """Serve `directory` at http://127.0.0.1:<free port>/shuffle-lab/ while the block runs."""
+def serve_sub_path(directory: Path, extra_files: dict[str, bytes] | None = None) -> Iterator[str]:
+    """Serve `directory` at http://127.0.0.1:<free port>/shuffle-lab/ while the block runs, and
+    `extra_files` ({path under the sub-path: bytes}) as if the directory had them."""
     import functools
     import http.server
 
     handler = functools.partial(SubPathHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
+    server.extra_files = dict(extra_files or {})
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
@@ -208,7 +219,8 @@ def visit() -> Callable[..., Visit]:
 
 @pytest.fixture(scope="session")
 def serve_directory() -> Callable[[Path], contextlib.AbstractContextManager[str]]:
-    """serve_sub_path(directory): serve another folder (e.g. a built _site) the same way."""
+    """serve_sub_path(directory, extra_files=None): serve another folder (e.g. a built _site), or the
+    same one with extra files, the same way."""
     return serve_sub_path
 
 
