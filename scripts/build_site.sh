@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Assemble the deployable site into a folder (default _site/): exactly the files the
 # page serves, nothing else (no tests, node_modules, .venv or tooling).
-# Needs static/vendor/ first: `npm ci && node scripts/vendor.mjs` (or `make site`).
+# Needs static/vendor/ first: `npm ci && node scripts/vendor.mjs` (or `make site`), and Python 3.11+
+# ($PYTHON, default python3) for scripts/site_manifest.py.
 # Used by .github/workflows/pages.yml and by tests/e2e/test_site_build.py.
 set -euo pipefail
 
