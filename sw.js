@@ -54,7 +54,7 @@ self.addEventListener("fetch", (event) => {
   const path = siteFile(event.request.url);
   if (path === null) return; // not one of the site's files: the browser fetches it, nothing is kept
   if (event.request.mode === "navigate") event.waitUntil(tidy());
-  if (event.request.method === "GET") event.respondWith(networkFirst(event, path));
+  if (event.request.method === "GET") event.respondWith(networkFirst(event.request, path));
   // the lab asks for its worker's files with HEAD before starting it: offline, a kept file answers
   else if (event.request.method === "HEAD") event.respondWith(headFromCache(event.request, path));
 });
@@ -79,16 +79,19 @@ function keyOf(path) {
   return ROOT + path;
 }
 
-async function networkFirst(event, path) {
+async function networkFirst(request, path) {
+  let answer;
   try {
-    const answer = await fetch(event.request);
-    if (answer.status === 200) event.waitUntil(keep(path, answer.clone()));
-    return answer;
+    answer = await fetch(request);
   } catch (offline) {
     const copy = await verified(path);
     if (copy) return copy;
     throw offline;
   }
+  // kept before the page gets it: once the page has a file (the lab's Pyodide, say), going
+  // offline at once finds it kept; and a failure to keep (a full disk) is no failure to fetch
+  if (answer.status === 200) await keep(path, answer.clone()).catch(() => undefined);
+  return answer;
 }
 
 async function headFromCache(request, path) {
