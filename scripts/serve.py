@@ -46,11 +46,17 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         try:
             body = site_manifest.sealed_service_worker(Path(self.directory))
         except (OSError, site_manifest.SiteError) as error:
-            # no service worker then: the page works online, and says so in its console
-            self.send_error(404 if isinstance(error, FileNotFoundError) else 500, f"sw.js: {error}")
+            # no service worker then: the page works online, and says so in its console; the
+            # reason goes in the body (a status line must be Latin-1, a path need not be)
+            self.log_error("sw.js: %s", error)
+            self.send_error(404 if isinstance(error, FileNotFoundError) else 500, "sw.js cannot be sealed", str(error))
             return None
+        return self.send_bytes(body, MIME_TYPES[".js"])
+
+    def send_bytes(self, body: bytes, content_type: str):
+        """Send the headers of a 200 answer of `body`; return the body to send (for send_head)."""
         self.send_response(200)
-        self.send_header("Content-Type", MIME_TYPES[".js"])
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return io.BytesIO(body)

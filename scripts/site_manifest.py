@@ -137,12 +137,12 @@ def seal_in_place(root: Path) -> str:
     sealed = seal(target.read_text(encoding="utf-8"), files)
     target.write_text(sealed, encoding="utf-8")
     size = sum((root / path).stat().st_size for path in files)
-    literal = len(json.dumps(files, indent=1, sort_keys=True).encode("utf-8"))
     return (f"site_manifest: {len(files)} files, {size / 2**20:.1f} MiB hashed in {seconds:.2f} s; "
-            f"{literal / 1024:.1f} KiB of manifest sealed into {SERVICE_WORKER}")
+            f"sealed {SERVICE_WORKER} is {len(sealed.encode('utf-8')) / 1024:.1f} KiB")
 
 
 def main(argv: list[str]) -> int:
+    """The command line: 0 when done, 1 with a one-line reason on stderr, 2 with the usage."""
     if len(argv) != 2 or argv[0] not in ("files", "seal"):
         print("usage: site_manifest.py files ROOT | seal DIR", file=sys.stderr)
         return 2

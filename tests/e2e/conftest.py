@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import io
 import os
 import threading
 import time
@@ -58,11 +57,7 @@ class SubPathHandler(serve.SiteHandler):
             return None
         extra = self.server.extra_files.get(path[len(SUB_PATH):])
         if extra is not None:  # a file the directory doesn't have (an old release's sw.js)
-            self.send_response(200)
-            self.send_header("Content-Type", serve.site_manifest.mime_type(path))
-            self.send_header("Content-Length", str(len(extra)))
-            self.end_headers()
-            return io.BytesIO(extra)
+            return self.send_bytes(extra, serve.site_manifest.mime_type(path))
         return super().send_head()
 
     def translate_path(self, path: str) -> str:
