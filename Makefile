@@ -76,7 +76,7 @@ bench: setup
 	$(PY) scripts/bench.py $(BENCH_ARGS)
 
 site: $(VENDOR_STAMP)
-	bash scripts/build_site.sh _site
+	PYTHON=$(PYTHON) bash scripts/build_site.sh _site
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor _site .pytest_cache test-results

@@ -19,7 +19,6 @@ import functools
 import gzip
 import html
 import http.server
-import io
 import json
 import os
 import sys
@@ -61,11 +60,7 @@ class BenchSite:
                 body = pages.get(urlsplit(self.path).path)
                 if body is None:
                     return super().send_head()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                return io.BytesIO(body)
+                return self.send_bytes(body, "text/html; charset=utf-8")
 
             def log_message(self, format, *args) -> None:  # the figures, not the request log
                 pass

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Assemble the deployable site into a folder (default _site/): exactly the files the
 # page serves, nothing else (no tests, node_modules, .venv or tooling).
-# Needs static/vendor/ first: `npm ci && node scripts/vendor.mjs` (or `make site`).
+# Needs static/vendor/ first: `npm ci && node scripts/vendor.mjs` (or `make site`), and Python 3.11+
+# ($PYTHON, default python3) for scripts/site_manifest.py.
 # Used by .github/workflows/pages.yml and by tests/e2e/test_site_build.py.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-_site}
+python=${PYTHON:-python3}  # scripts/site_manifest.py: standard library only
 case $out in /*) ;; *) out=$root/$out ;; esac
 
 if [[ ! -f $root/static/vendor/pyscript/core.js || ! -f $root/static/vendor/pyodide/pyodide.mjs ]]; then
@@ -15,14 +17,15 @@ if [[ ! -f $root/static/vendor/pyscript/core.js || ! -f $root/static/vendor/pyod
 fi
 
 rm -rf "$out"
-mkdir -p "$out/py"
-cp "$root/index.html" "$root/page.toml" "$root/pyscript.toml" "$root/sandbox.toml" "$root/sw.js" "$out/"
-# py/: the Python sources only (no __pycache__).
-(cd "$root" && find py -name '*.py' -not -path '*/__pycache__/*' -print0 | xargs -0 cp --parents -t "$out")
-# static/: css, images and the vendored runtime, minus make's stamp files.
-cp -R "$root/static" "$out/static"
-find "$out/static" -name '.copied' -delete
+mkdir -p "$out"
+# Exactly the site's files (index.html, the PyScript configs, sw.js, py/**/*.py, static/ minus
+# make's stamps) as scripts/site_manifest.py lists them: serve.py seals the same list into the
+# sw.js it serves, so `make serve` and the deployed site keep the same files offline.
+(cd "$root" && "$python" scripts/site_manifest.py files . | xargs -0 cp --parents -t "$out")
 # GitHub Pages: serve files as they are (no Jekyll processing of _-prefixed names).
 touch "$out/.nojekyll"
+# The SHA-256 of every file the service worker may keep, inlined into _site/sw.js: offline it
+# serves only bytes with those hashes (README, "Offline after the first visit").
+"$python" "$root/scripts/site_manifest.py" seal "$out"
 
 echo "build_site: $(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1) in ${out#"$root"/}"

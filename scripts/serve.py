@@ -6,40 +6,60 @@
 Standard library only. Binds 127.0.0.1 unless HOST says otherwise, and sends the
 MIME types PyScript and Pyodide need (.mjs and .wasm above all: a browser refuses a
 module or streaming WebAssembly compile served as text/plain or octet-stream).
+
+sw.js is served sealed with the manifest of the tree as it is when sw.js is asked for
+(scripts/site_manifest.py, the function `make site` seals _site/sw.js with), so the
+service worker keeps and serves offline here exactly what it would on the deployed site.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import io
 import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-MIME_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".json": "application/json",
-    ".map": "application/json",
-    ".wasm": "application/wasm",
-    ".toml": "application/toml; charset=utf-8",
-    ".py": "text/x-python; charset=utf-8",
-    ".zip": "application/zip",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".txt": "text/plain; charset=utf-8",
-}
+import site_manifest  # noqa: E402  (scripts/ is not a package: build_site.sh runs it as a script)
+
+MIME_TYPES = site_manifest.MIME_TYPES  # the service worker serves its kept files with the same types
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """A static file handler with the site's MIME types and no caching surprises."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def send_head(self):
+        """Open what the request asks for, as SimpleHTTPRequestHandler does; sw.js sealed with the tree's manifest."""
+        served = os.path.abspath(self.translate_path(self.path))
+        if served == os.path.join(os.path.abspath(self.directory), site_manifest.SERVICE_WORKER):
+            return self.send_service_worker()
+        return super().send_head()
+
+    def send_service_worker(self):
+        """Send the headers of sw.js sealed with the served tree's manifest; return its body (None after an error)."""
+        try:
+            body = site_manifest.sealed_service_worker(Path(self.directory))
+        except (OSError, site_manifest.SiteError) as error:
+            # no service worker then: the page works online, and says so in its console; the
+            # reason goes in the body (a status line must be Latin-1, a path need not be)
+            self.log_error("sw.js: %s", error)
+            self.send_error(404 if isinstance(error, FileNotFoundError) else 500, "sw.js cannot be sealed", str(error))
+            return None
+        return self.send_bytes(body, MIME_TYPES[".js"])
+
+    def send_bytes(self, body: bytes, content_type: str):
+        """Send the headers of a 200 answer of `body`; return the body to send (for send_head)."""
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def end_headers(self) -> None:
         # Local development: always revalidate, so an edited .py or .toml shows on reload.

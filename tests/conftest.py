@@ -1,8 +1,10 @@
-"""Shared test set-up: the package lives in py/, importable without installing."""
+"""Shared test set-up: the package lives in py/, importable without installing; the site's
+tooling in scripts/ (site_manifest, serve) too, for its tests."""
 
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "py") not in sys.path:
-    sys.path.insert(0, str(ROOT / "py"))
+for folder in (ROOT / "py", ROOT / "scripts"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))

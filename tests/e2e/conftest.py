@@ -51,9 +51,13 @@ class SubPathHandler(serve.SiteHandler):
     """Serves the directory at SUB_PATH only; every other path is 404."""
 
     def send_head(self):
-        if not urlsplit(self.path).path.startswith(SUB_PATH):
+        path = urlsplit(self.path).path
+        if not path.startswith(SUB_PATH):
             self.send_error(404, f"outside {SUB_PATH}")
             return None
+        extra = self.server.extra_files.get(path[len(SUB_PATH):])
+        if extra is not None:  # a file the directory doesn't have (an old release's sw.js)
+            return self.send_bytes(extra, serve.site_manifest.mime_type(path))
         return super().send_head()
 
     def translate_path(self, path: str) -> str:
@@ -64,8 +68,9 @@ class SubPathHandler(serve.SiteHandler):
 
 
 @contextlib.contextmanager
-def serve_sub_path(directory: Path, handler_class=None) -> Iterator[str]:
-    """Serve `directory` at http://127.0.0.1:<free port>/shuffle-lab/ while the block runs (with SubPathHandler, or a
+def serve_sub_path(directory: Path, extra_files: dict[str, bytes] | None = None, handler_class=None) -> Iterator[str]:
+    """Serve `directory` at http://127.0.0.1:<free port>/shuffle-lab/ while the block runs, and
+    `extra_files` ({path under the sub-path: bytes}) as if the directory had them (with SubPathHandler, or a
     subclass of it that answers more)."""
     import functools
     import http.server
@@ -73,6 +78,7 @@ def serve_sub_path(directory: Path, handler_class=None) -> Iterator[str]:
     handler = functools.partial(handler_class or SubPathHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
+    server.extra_files = dict(extra_files or {})
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
@@ -214,7 +220,8 @@ def visit() -> Callable[..., Visit]:
 
 @pytest.fixture(scope="session")
 def serve_directory() -> Callable[[Path], contextlib.AbstractContextManager[str]]:
-    """serve_sub_path(directory): serve another folder (e.g. a built _site) the same way."""
+    """serve_sub_path(directory, extra_files=None): serve another folder (e.g. a built _site), or the
+    same one with extra files, the same way."""
     return serve_sub_path
 
 

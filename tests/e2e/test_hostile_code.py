@@ -384,7 +384,7 @@ class EchoingSite(SubPathHandler):
 
 def echoing_site():
     """Serve the site under SUB_PATH, with the cookie echo, while the block runs."""
-    return serve_sub_path(ROOT, EchoingSite)
+    return serve_sub_path(ROOT, handler_class=EchoingSite)
 
 
 # --- reading the page and its storage ----------------------------------------------------------------

@@ -1,12 +1,16 @@
 """The deployable site (scripts/build_site.sh, as the Pages workflow runs it) is complete
-on its own: exactly the site's files, and the page gets ready from them under a sub-path."""
+on its own: exactly the site's files, its sw.js sealed with their hashes (the manifest `make
+serve` seals into the sw.js it serves), and the page gets ready from them under a sub-path."""
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from pathlib import Path
 
 import pytest
+
+import site_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +46,16 @@ def test_site_holds_only_the_site_files(built_site):
         "static/vendor/pyodide/pyodide-lock.json",
     ]:
         assert needed in files
+
+
+def test_built_sw_js_holds_the_hash_of_every_other_file(built_site):
+    files = site_manifest.sealed_manifest((built_site / "sw.js").read_text(encoding="utf-8"))
+    built = sorted(path.relative_to(built_site).as_posix() for path in built_site.rglob("*") if path.is_file())
+    assert sorted(files) == [f for f in built if f not in ("sw.js", ".nojekyll")]
+    for path, entry in files.items():
+        assert entry["sha256"] == hashlib.sha256((built_site / path).read_bytes()).hexdigest(), path
+    # what `make serve` seals into the sw.js it serves from the repository: the same manifest
+    assert files == site_manifest.manifest(ROOT)
 
 
 def test_built_site_gets_ready_under_a_sub_path(page, built_site, serve_directory, visit):

@@ -1,0 +1,162 @@
+"""The site's files, and their manifest baked into the service worker (sw.js).
+
+One implementation for both ways the site is served: scripts/build_site.sh copies
+`site_files` into _site/ and seals _site/sw.js (`seal`); scripts/serve.py seals the sw.js
+it serves with the manifest of the tree it serves, each time sw.js is asked for
+(`sealed_service_worker`; a file is hashed again only when its size or mtime changes).
+
+The manifest maps each file's path, relative to sw.js's folder, to the SHA-256 of its
+bytes and the type it is served with. The service worker keeps and serves offline only
+those files, and only bytes with that hash: it lives in sw.js because the browser stores
+a service worker's script outside Cache Storage, where no page script can rewrite it.
+
+    python3 scripts/site_manifest.py files ROOT   # the site's files under ROOT, NUL-separated
+    python3 scripts/site_manifest.py seal DIR     # rewrite DIR/sw.js with DIR's manifest inlined
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+SERVICE_WORKER = "sw.js"
+TOP_FILES = ("index.html", "page.toml", "pyscript.toml", "sandbox.toml", SERVICE_WORKER)
+STAMP = ".copied"  # make's stamp in static/vendor/: not part of the site
+
+# The line of sw.js that sealing replaces (a service worker served with it as it is keeps
+# nothing), and what replaces it: the manifest as a JSON literal, then SEALED_NOTE.
+PLACEHOLDER = re.compile(r"^const MANIFEST = \{\};.*$", re.MULTILINE)
+SEALED_NOTE = "  // sealed by scripts/site_manifest.py: {path: {sha256, type}}"
+SEALED = re.compile(r"^const MANIFEST = (\{.*?\});" + re.escape(SEALED_NOTE) + "$", re.MULTILINE | re.DOTALL)
+# Paths the service worker can compare with a URL's path as they are, with no decoding.
+URL_SAFE_PATH = re.compile(r"[A-Za-z0-9._~@+/-]+")
+
+# What a browser needs: .mjs and .wasm above all (a module or a streaming WebAssembly
+# compile served as text/plain or octet-stream is refused). serve.py sends these, and the
+# service worker sends the same offline.
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".wasm": "application/wasm",
+    ".toml": "application/toml; charset=utf-8",
+    ".py": "text/x-python; charset=utf-8",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".txt": "text/plain; charset=utf-8",
+}
+
+
+class SiteError(Exception):
+    """The tree is not a site that can be sealed: a file is missing or a name can't be served as is."""
+
+
+def site_files(root: Path) -> list[str]:
+    """Every file the site serves under `root` (sw.js included), as sorted POSIX paths relative to it."""
+    missing = [name for name in TOP_FILES if not (root / name).is_file()]
+    if missing:
+        raise SiteError(f"{root} is not the site: {', '.join(missing)} missing")
+    python = [p for p in root.glob("py/**/*.py") if "__pycache__" not in p.parts]
+    static = [p for p in (root / "static").rglob("*") if p.name != STAMP]
+    files = [*TOP_FILES, *(p.relative_to(root).as_posix() for p in [*python, *static] if p.is_file())]
+    strange = [path for path in files if not URL_SAFE_PATH.fullmatch(path)]
+    if strange:
+        raise SiteError(f"file names a URL would encode differently: {', '.join(strange)}")
+    return sorted(files)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sha256(path: str, size: int, mtime_ns: int) -> str:
+    """The SHA-256 hex of the file at `path`; size and mtime key the cache, so an edited file is hashed again."""
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 hex of the file's bytes as they are now (up to an edit that keeps size and mtime)."""
+    stat = path.stat()
+    return _sha256(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+def mime_type(path: str) -> str:
+    """The Content-Type the site serves `path` with (octet-stream for an unknown extension)."""
+    return MIME_TYPES.get(os.path.splitext(path)[1].lower(), "application/octet-stream")
+
+
+def manifest(root: Path) -> dict[str, dict[str, str]]:
+    """{path: {"sha256": hex, "type": content type}} for every site file under `root` but sw.js."""
+    return {
+        path: {"sha256": file_sha256(root / path), "type": mime_type(path)}
+        for path in site_files(root)
+        if path != SERVICE_WORKER
+    }
+
+
+def seal(source: str, files: dict[str, dict[str, str]]) -> str:
+    """sw.js's source with its placeholder line replaced by `files`, a manifest, as a JavaScript literal."""
+    if len(PLACEHOLDER.findall(source)) != 1:
+        raise SiteError(f"{SERVICE_WORKER} must hold exactly one line 'const MANIFEST = {{}};' to seal")
+    literal = json.dumps(files, indent=1, sort_keys=True)
+    line = f"const MANIFEST = {literal};{SEALED_NOTE}"
+    return PLACEHOLDER.sub(lambda _: line, source)
+
+
+def sealed_manifest(source: str) -> dict[str, dict[str, str]] | None:
+    """The manifest `seal` put into a sw.js source, or None if the source is not sealed."""
+    found = SEALED.search(source)
+    return None if found is None else json.loads(found.group(1))
+
+
+def sealed_service_worker(root: Path) -> bytes:
+    """root/sw.js with root's manifest inlined; a sw.js already sealed (a built _site/) as it is."""
+    source = (root / SERVICE_WORKER).read_text(encoding="utf-8")
+    if not PLACEHOLDER.search(source):
+        return source.encode("utf-8")
+    return seal(source, manifest(root)).encode("utf-8")
+
+
+def seal_in_place(root: Path) -> str:
+    """Rewrite root/sw.js with root's manifest inlined; return a one-line summary with the figures."""
+    start = time.perf_counter()
+    files = manifest(root)
+    seconds = time.perf_counter() - start
+    target = root / SERVICE_WORKER
+    sealed = seal(target.read_text(encoding="utf-8"), files)
+    target.write_text(sealed, encoding="utf-8")
+    size = sum((root / path).stat().st_size for path in files)
+    return (f"site_manifest: {len(files)} files, {size / 2**20:.1f} MiB hashed in {seconds:.2f} s; "
+            f"sealed {SERVICE_WORKER} is {len(sealed.encode('utf-8')) / 1024:.1f} KiB")
+
+
+def main(argv: list[str]) -> int:
+    """The command line: 0 when done, 1 with a one-line reason on stderr, 2 with the usage."""
+    if len(argv) != 2 or argv[0] not in ("files", "seal"):
+        print("usage: site_manifest.py files ROOT | seal DIR", file=sys.stderr)
+        return 2
+    command, root = argv[0], Path(argv[1])
+    try:
+        if command == "files":
+            sys.stdout.write("".join(path + "\0" for path in site_files(root)))
+        else:
+            print(seal_in_place(root))
+    except (OSError, SiteError) as error:
+        print(f"site_manifest: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,110 @@
+"""scripts/site_manifest.py: the one list of the site's files and their SHA-256 manifest, sealed
+into sw.js by `make site` and by `make serve` alike."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import site_manifest
+
+from .site_tree import PLACEHOLDER_SW, make_site
+
+REPO = Path(__file__).resolve().parents[2]
+def test_site_files_are_the_pages_files_and_nothing_else(tmp_path):
+    assert site_manifest.site_files(make_site(tmp_path)) == [
+        "index.html", "page.toml", "py/page/main.py", "py/shufflelab/cards.py", "pyscript.toml", "sandbox.toml",
+        "static/css/site.css", "static/vendor/pyodide/pyodide.asm.wasm", "sw.js",
+    ]
+
+
+def test_a_tree_without_the_page_is_refused_in_one_line(tmp_path):
+    make_site(tmp_path)
+    (tmp_path / "index.html").unlink()
+    with pytest.raises(site_manifest.SiteError, match="index.html missing"):
+        site_manifest.site_files(tmp_path)
+
+
+def test_a_file_name_a_url_would_encode_is_refused(tmp_path):
+    make_site(tmp_path)
+    (tmp_path / "static" / "a b.css").write_text("")
+    with pytest.raises(site_manifest.SiteError, match="static/a b.css"):
+        site_manifest.site_files(tmp_path)
+
+
+def test_the_manifest_hashes_every_file_but_sw_js_with_its_type(tmp_path):
+    files = site_manifest.manifest(make_site(tmp_path))
+    assert "sw.js" not in files
+    assert sorted(files) == [f for f in site_manifest.site_files(tmp_path) if f != "sw.js"]
+    assert files["static/css/site.css"] == {"sha256": hashlib.sha256(b"body {}").hexdigest(),
+                                            "type": "text/css; charset=utf-8"}
+    assert files["static/vendor/pyodide/pyodide.asm.wasm"]["type"] == "application/wasm"
+    assert files["index.html"]["type"] == "text/html; charset=utf-8"
+
+
+def test_an_edited_file_is_hashed_again_even_at_the_same_size(tmp_path):
+    css = make_site(tmp_path) / "static" / "css" / "site.css"
+    before = site_manifest.manifest(tmp_path)["static/css/site.css"]["sha256"]
+    mtime = css.stat().st_mtime_ns
+    css.write_text("html {}")  # the same size as "body {}"
+    os.utime(css, ns=(mtime + 1_000_000, mtime + 1_000_000))  # and surely another mtime
+    after = site_manifest.manifest(tmp_path)["static/css/site.css"]["sha256"]
+    assert after == hashlib.sha256(b"html {}").hexdigest() != before
+
+
+def test_sealing_replaces_the_placeholder_line_and_reads_back(tmp_path):
+    files = site_manifest.manifest(make_site(tmp_path))
+    sealed = site_manifest.seal(PLACEHOLDER_SW, files)
+    assert site_manifest.sealed_manifest(sealed) == files
+    assert sealed.startswith("// a service worker\nconst MANIFEST = {\n")
+    assert sealed.endswith("};  // sealed by scripts/site_manifest.py: {path: {sha256, type}}\nconst CACHE = 'x';\n")
+    literal = sealed.split("const MANIFEST = ", 1)[1].split(";  //", 1)[0]
+    assert json.loads(literal) == files  # JSON: a JavaScript object literal as it is
+    assert site_manifest.sealed_manifest(PLACEHOLDER_SW) is None
+
+
+@pytest.mark.parametrize("source", ["const CACHE = 'x';\n", PLACEHOLDER_SW * 2])
+def test_sealing_needs_exactly_one_placeholder_line(source):
+    with pytest.raises(site_manifest.SiteError, match="exactly one line"):
+        site_manifest.seal(source, {})
+
+
+def test_a_sealed_service_worker_is_served_as_it_is(tmp_path):
+    make_site(tmp_path)
+    sealed = site_manifest.sealed_service_worker(tmp_path)
+    (tmp_path / "sw.js").write_bytes(sealed)
+    (tmp_path / "index.html").write_text("changed after the build")
+    assert site_manifest.sealed_service_worker(tmp_path) == sealed
+
+
+def test_the_repositorys_sw_js_seals_with_every_site_file():
+    source = (REPO / "sw.js").read_text(encoding="utf-8")
+    assert site_manifest.sealed_manifest(source) is None  # the repository holds the placeholder
+    files = site_manifest.sealed_manifest(site_manifest.sealed_service_worker(REPO).decode("utf-8"))
+    assert {"index.html", "page.toml", "pyscript.toml", "py/page/main.py", "static/css/site.css"} <= set(files)
+    assert not [path for path in files if path.startswith(("tests/", "scripts/", "node_modules/", ".venv/"))]
+
+
+def test_the_command_line_lists_files_and_seals(tmp_path, capsys):
+    make_site(tmp_path)
+    assert site_manifest.main(["files", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.split("\0")[:-1] == site_manifest.site_files(tmp_path)
+    assert site_manifest.main(["seal", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.startswith("site_manifest: 8 files, ")
+    assert site_manifest.sealed_manifest((tmp_path / "sw.js").read_text()) == site_manifest.manifest(tmp_path)
+
+
+@pytest.mark.parametrize("argv", [["seal", "/nonexistent/site"], ["files", "/nonexistent/site"]])
+def test_the_command_line_says_what_is_wrong_in_one_line(argv, capsys):
+    assert site_manifest.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("site_manifest: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_command_line_shows_its_usage(capsys):
+    assert site_manifest.main(["build"]) == 2
+    assert capsys.readouterr().err.startswith("usage: ")
