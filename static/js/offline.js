@@ -5,8 +5,10 @@
 if ("serviceWorker" in navigator) {
   const root = document.documentElement;
   const keepWhatWasLoaded = (registration, last) => {
-    const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
-    registration.active.postMessage({ keep: [location.href, ...loaded], last });
+    // the page's own address without its query: a link's seed never leaves the page, not even to our worker
+    const page = location.origin + location.pathname;
+    const loaded = performance.getEntriesByType("resource").map((entry) => entry.name.split("?")[0]);
+    registration.active.postMessage({ keep: [page, ...loaded], last });
   };
   navigator.serviceWorker.addEventListener("message", (event) => {
     if (event.data && event.data.last) root.dataset.offline = "ready";
