@@ -10,7 +10,10 @@ SANDBOX_READY = "() => globalThis.shufflelabSandbox !== undefined && shufflelabS
 
 def open_the_editor(page) -> None:
     """Open "Your own shuffle" (which starts the sandbox) once the lab's worker is there."""
-    page.wait_for_function("() => !document.getElementById('custom-run').disabled", timeout=WORKER_TIMEOUT_MS)
+    try:
+        page.wait_for_function("() => !document.getElementById('custom-run').disabled", timeout=WORKER_TIMEOUT_MS)
+    except Exception as error:
+        raise AssertionError("the lab's worker did not start: %r" % page.text_content("#lab-status")) from error
     page.click("#mine summary")
     page.wait_for_function(SANDBOX_READY, timeout=WORKER_TIMEOUT_MS)
 
@@ -18,10 +21,14 @@ def open_the_editor(page) -> None:
 def test_your_shuffle_runs_in_the_sandbox_with_the_network_cut(browser, site_url, visit):
     context = browser.new_context(service_workers="allow")
     try:
-        opened = open_in(context, f"{site_url}?view=lab&n=6", visit, "test_sandbox_offline: first visit")
+        # the visit starts on the deal, so the service worker is in control before the lab's workers fetch anything
+        # (a first visit straight to the lab can fetch the built-ins' Pyodide before it is: README, "Offline")
+        opened = open_in(context, f"{site_url}?seed=sandbox-offline&n=6", visit, "test_sandbox_offline: first visit")
         page = opened.page
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=STEP_TIMEOUT_MS)
-        open_the_editor(page)  # the sandbox's files go through the service worker once
+        page.wait_for_selector("html[data-offline='ready']", state="attached", timeout=STEP_TIMEOUT_MS)
+        page.click("#tab-lab")
+        open_the_editor(page)  # the built-ins' and the sandbox's files go through the service worker once
 
         context.set_offline(True)
         page.reload()
