@@ -15,7 +15,6 @@ import json
 import shlex
 import sys
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from urllib.parse import urlsplit
 
 from . import catalog, custom, exact, seal, tally
@@ -385,11 +384,22 @@ def run_exact(args: argparse.Namespace) -> int:
     print(f"{'order':<{width}}  probability")
     for row in report["orders"]:
         order = " ".join(map(str, row["order"]))
-        value = float(Fraction(row["probability"]))
-        print(f"{order:<{width}}  {row['probability']}  ({value:.6g})")
+        print(f"{order:<{width}}  {shown_fraction(row['probability'])}")
     print(f"reachable orders: {report['reachable']:,} of {report['total_orders']:,}")
-    print(f"total variation distance to uniform: {report['total_variation']} ({report['total_variation_float']:.6g})")
+    print(f"total variation distance to uniform: {shown_fraction(report['total_variation'], gap=' ')}")
     return 0
+
+
+MAX_SHOWN_FRACTION_CHARS = 60  # longer fractions (cut-insert's run to 20,704 digits) would drown the table
+
+
+def shown_fraction(text: str, gap: str = "  ") -> str:
+    """Return a 'p/q' string as 'p/q  (decimal)', or, past a line's worth, the decimal and the fraction's digit counts."""
+    value = float(exact.fraction_from_text(text))
+    if len(text) <= MAX_SHOWN_FRACTION_CHARS:
+        return f"{text}{gap}({value:.6g})"
+    numerator, _, denominator = text.partition("/")
+    return f"{value:.6g}{gap}(a fraction of {len(numerator):,} / {len(denominator):,} digits, in full with --json)"
 
 
 def _exact_report_of_file(args: argparse.Namespace) -> dict:

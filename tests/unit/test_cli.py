@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from shufflelab import catalog
-from shufflelab.cli import main
+from shufflelab import catalog, exact
+from shufflelab.cli import main, shown_fraction
 from shufflelab.link import play, read_link
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -227,3 +227,53 @@ def test_exact_file_that_never_returns_stops_at_the_time_limit_without_a_traceba
     assert stuck.stderr.count("\n") == 1 and "still running after 0.5 s: it may never return" in stuck.stderr
     assert stuck.stderr.endswith("--time-limit SECONDS gives it longer\n")
     assert 'line 2: "while True:"' in stuck.stderr or 'line 3: "pass"' in stuck.stderr
+
+
+# cut-insert's 15,000 repetitions give 7,158-digit denominators on 3 cards and 20,704 on 4, past
+# Python's 4,300-digit limit for int to str; both outputs must print them (4 cards: about 2 s each).
+@pytest.mark.parametrize("cards, denominator_digits", [(3, 7158), (4, 20704)])
+def test_exact_json_writes_cut_insert_fractions_whole(capsys, cards, denominator_digits):
+    status, out, err = run(capsys, "exact", "--algo", "cut-insert", "--cards", str(cards), "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    texts = [row["probability"] for row in data["orders"]]
+    assert max(len(text.partition("/")[2]) for text in texts) == denominator_digits
+    probabilities = [exact.fraction_from_text(text) for text in texts]  # Fraction(str) would hit the limit too
+    assert sum(probabilities) == 1
+    if cards == 3:  # 4 cards would walk again for 2 s: the sum to exactly 1 is the check there
+        dist = exact.outcome_distribution("cut-insert", 3, {"repetitions": 15000})
+        assert {tuple(row["order"]): p for row, p in zip(data["orders"], probabilities) if p} == dist
+
+
+@pytest.mark.parametrize("cards, denominator_digits", [(3, "7,158"), (4, "20,704")])
+def test_exact_text_gives_a_long_fraction_as_a_decimal_and_its_digit_counts(capsys, cards, denominator_digits):
+    status, out, err = run(capsys, "exact", "--algo", "cut-insert", "--cards", str(cards))
+    assert status == 0 and err == ""
+    assert f" / {denominator_digits} digits, in full with --json)" in out
+    identity = next(line for line in out.splitlines() if line.startswith(" ".join(map(str, range(cards))) + " "))
+    assert identity.split()[cards + 1] == "(a" and 0 < float(identity.split()[cards]) < 1  # the decimal, then digits
+    assert max(map(len, out.splitlines())) < 120  # no 7,158-digit line
+
+
+def test_shown_fraction_keeps_a_short_fraction_and_counts_a_long_ones_digits():
+    assert shown_fraction("1/3") == "1/3  (0.333333)" and shown_fraction("0/1", gap=" ") == "0/1 (0)"
+    long = "1" + "0" * 99 + "/3" + "0" * 100
+    assert shown_fraction(long) == "0.0333333  (a fraction of 100 / 101 digits, in full with --json)"
+
+
+def _exact_sweep_cases():
+    """Every catalog algorithm, cut-insert's 2 s walks in the slow set."""
+    return [pytest.param(algo, marks=pytest.mark.slow) if algo == "cut-insert" else algo for algo in catalog.ids()]
+
+
+@pytest.mark.parametrize("algo", _exact_sweep_cases())
+def test_exact_prints_every_algorithm_up_to_5_cards_or_refuses_in_one_line(capsys, algo):
+    for cards in range(6):
+        for output in ([], ["--json"]):
+            status, out, err = run(capsys, "exact", "--algo", algo, "--cards", str(cards), *output)
+            if status == 0:
+                assert err == "" and out.strip()
+                if output:
+                    assert json.loads(out)["cards"] == cards
+            else:  # e.g. cut-insert's 15,000 repetitions cost too much on 5 cards
+                assert status == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err

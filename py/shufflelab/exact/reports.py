@@ -15,9 +15,54 @@ MAX_RIFFLE_TV_CARDS = 520
 MAX_RIFFLE_TV_K = 20
 
 
+# Python refuses int <-> decimal string conversions past sys.get_int_max_str_digits() (4,300 by
+# default, 640 at the least), and exact answers go far past it: cut-insert on 4 cards has
+# 20,704-digit denominators. Raising the limit would change the whole process's state, so
+# big numbers are split into pieces that each stay under the smallest limit Python allows.
+SAFE_DIGITS = 600  # fewer than 640, the lowest limit sys.set_int_max_str_digits accepts
+_POWERS_OF_TEN: dict[int, int] = {}
+
+
+def _power_of_ten(digits: int) -> int:
+    """Return 10**digits, computed once per size (the splits below reuse a few sizes)."""
+    power = _POWERS_OF_TEN.get(digits)
+    if power is None:
+        power = _POWERS_OF_TEN[digits] = 10 ** digits
+    return power
+
+
+def int_text(value: int) -> str:
+    """Return an int in decimal, whatever its size, without touching the int-to-str digit limit."""
+    if value < 0:
+        return "-" + int_text(-value)
+    # bit_length * log10(2) slightly overestimates the digits, so a value under it is small enough
+    if value.bit_length() * 0.30103 < SAFE_DIGITS:
+        return str(value)
+    half = int(value.bit_length() * 0.30103) // 2
+    high, low = divmod(value, _power_of_ten(half))
+    return int_text(high) + int_text(low).rjust(half, "0")
+
+
+def int_from_text(text: str) -> int:
+    """Return the int a decimal string names, whatever its length, without touching the str-to-int digit limit."""
+    digits = text.lstrip("+-")
+    if len(digits) <= SAFE_DIGITS:
+        return int(text)
+    if text[0] == "-":
+        return -int_from_text(digits)
+    half = len(digits) // 2  # the low half's width, so the high half is shifted by exactly that
+    return int_from_text(digits[:-half]) * _power_of_ten(half) + int_from_text(digits[-half:])
+
+
 def fraction_text(value: Fraction) -> str:
-    """Return a fraction as 'p/q' (always with a denominator, e.g. '0/1', '1/1')."""
-    return f"{value.numerator}/{value.denominator}"
+    """Return a fraction as 'p/q' (always with a denominator, e.g. '0/1', '1/1'), at any size."""
+    return f"{int_text(value.numerator)}/{int_text(value.denominator)}"
+
+
+def fraction_from_text(text: str) -> Fraction:
+    """Return the Fraction a 'p/q' string from ``fraction_text`` names, at any size."""
+    numerator, _, denominator = text.partition("/")
+    return Fraction(int_from_text(numerator), int_from_text(denominator or "1"))
 
 
 def exact_report(algorithm_id: str, n: int, params: dict | None = None, progress: Progress | None = None,

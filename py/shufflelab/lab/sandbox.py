@@ -25,6 +25,7 @@ from ..custom import CUSTOM_ID, register_custom
 from ..errors import ShuffleLabError
 from ..exact.matrices import MAX_WALKED_CARDS
 from ..exact.orders import walked_distribution_steps
+from ..exact.reports import fraction_text
 from ..tally import Tally, check_card_count
 
 MAX_RUN_MILLISECONDS = 1000
@@ -102,7 +103,7 @@ class SandboxService:
         except StopIteration as done:
             self.walk = None
             self.walk_seconds += time.perf_counter() - started
-            orders = [[list(order), "%d/%d" % (p.numerator, p.denominator)] for order, p in done.value.items()]
+            orders = [[list(order), fraction_text(p)] for order, p in done.value.items()]
             return {"orders": orders, "seconds": self.walk_seconds}
         except ShuffleLabError:
             self.walk = None

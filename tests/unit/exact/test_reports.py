@@ -1,13 +1,16 @@
 """The exact answers as plain data, as the command line prints them (text or JSON) and refuses them."""
 
 import json
+import sys
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 
 from shufflelab import cli
 from shufflelab.errors import ShuffleLabError
-from shufflelab.exact.reports import riffle_tv_report
+from shufflelab.exact.orders import outcome_distribution
+from shufflelab.exact.reports import fraction_from_text, fraction_text, int_from_text, int_text, riffle_tv_report
 from shufflelab.exact.riffle import riffle_tv
 
 
@@ -71,3 +74,33 @@ def test_cli_riffle_tv_text(capsys):
 def test_riffle_tv_report_refuses_out_of_range_requests_by_name(n, max_k, named):
     with pytest.raises(ShuffleLabError, match=named):
         riffle_tv_report(n, max_k)
+
+
+# Python refuses int <-> str past sys.get_int_max_str_digits() (4,300 by default); Decimal does
+# not, so it is the reference here. cut-insert on 4 cards has 20,704-digit denominators.
+@pytest.mark.parametrize("digits", [1, 599, 600, 601, 640, 641, 4300, 4301, 7158, 20704, 50000])
+def test_int_text_writes_and_reads_any_length_like_decimal(digits):
+    for value in (10 ** digits - 1, 10 ** digits, 10 ** digits + 1, 7 ** int(digits * 1.18) + 3, 10 ** (digits - 1)):
+        text = int_text(value)
+        assert text == str(Decimal(value)) and int_text(-value) == "-" + text
+        assert int_from_text(text) == value and int_from_text("-" + text) == -value
+
+
+def test_int_text_works_under_the_lowest_digit_limit_python_allows_and_leaves_it_alone():
+    before = sys.get_int_max_str_digits()
+    value = 3 ** 43_000  # 20,517 digits
+    try:
+        sys.set_int_max_str_digits(640)
+        text = int_text(value)
+        assert int_from_text(text) == value and sys.get_int_max_str_digits() == 640
+    finally:
+        sys.set_int_max_str_digits(before)
+    assert text == str(Decimal(value)) and sys.get_int_max_str_digits() == before
+
+
+def test_fraction_text_round_trips_cut_insert_on_3_cards():
+    dist = outcome_distribution("cut-insert", 3, {"repetitions": 15000})
+    texts = {order: fraction_text(p) for order, p in dist.items()}
+    assert max(len(text.partition("/")[2]) for text in texts.values()) == 7158
+    assert {order: fraction_from_text(text) for order, text in texts.items()} == dist
+    assert fraction_text(Fraction(0)) == "0/1" and fraction_from_text("0/1") == 0

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from shufflelab.exact import outcome_distribution, physical, position_matrix, total_variation_to_uniform
+from shufflelab.exact import fraction_from_text, outcome_distribution, physical, position_matrix, total_variation_to_uniform
 from shufflelab.lab import protocol, service
 from shufflelab.lab.protocol import CodeReady, ExactStatus, ProtocolError, RiffleReport, Snapshot, TallyConfig
 from shufflelab.lab.sandbox import SandboxService
@@ -292,3 +292,12 @@ def test_a_tally_can_stop_at_a_number_of_shuffles_and_counts_the_same_as_one_tha
     configure(alone, "fisher-yates", 6, seed="level")
     alone.current().tally.run(1000)
     assert protocol.read(alone.snapshot("observed"), Snapshot).counts == first.counts  # tally stream v1 either way
+
+
+def test_a_distance_past_pythons_digit_limit_still_reaches_the_page(lab, monkeypatch):
+    # cut-insert's distances are short (2/3, 3/4), but its orders run to 20,704 digits: a distance
+    # that long must arrive whole, not crash the worker on the 4,300-digit limit for int to str
+    long = Fraction(1, 3) - Fraction(1, 7 ** 9000)  # a 7,606-digit denominator
+    monkeypatch.setattr(service, "total_variation_to_uniform", lambda distribution, n: long)
+    status = configure(lab, "swap-any", 3)
+    assert status.distance[0] == pytest.approx(1 / 3) and fraction_from_text(status.distance[1]) == long
