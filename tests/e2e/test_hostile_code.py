@@ -670,22 +670,23 @@ def lab_report(page, since: int = 0) -> str:
 
 def wait_for_tally(page, since: int) -> None:
     """Wait until the code's own tally counts: a fresh tally since mark `since`, and no error under the editor."""
-    try:
-        page.wait_for_function(f"k => ({COUNTED_AFRESH})(k) && "
-                               "document.getElementById('custom-status').dataset.state !== 'error'",
-                               arg=since, timeout=WAIT_MS)
-    except Exception as error:
-        raise AssertionError(f"the code's tally never counted: {lab_report(page, since)}") from error
+    wait_for_lab(page, since, "&&", "!==", "the code's tally never counted")
 
 
 def wait_for_outcome(page, since: int) -> None:
     """Wait until the code's tally counts or the line under the editor says it stopped."""
+    wait_for_lab(page, since, "||", "===", "no outcome")
+
+
+def wait_for_lab(page, since: int, joined: str, compared: str, failure: str) -> None:
+    """Wait until a fresh tally has counted since mark `since`, `joined` ("&&" or "||") with whether the line under
+    the editor is (`compared` "===") or is not ("!==") an error; otherwise fail with `failure` and what the lab said."""
     try:
-        page.wait_for_function(f"k => ({COUNTED_AFRESH})(k) || "
-                               "document.getElementById('custom-status').dataset.state === 'error'",
+        page.wait_for_function(f"k => ({COUNTED_AFRESH})(k) {joined} "
+                               f"document.getElementById('custom-status').dataset.state {compared} 'error'",
                                arg=since, timeout=WAIT_MS)
     except Exception as error:
-        raise AssertionError(f"no outcome: {lab_report(page, since)}") from error
+        raise AssertionError(f"{failure}: {lab_report(page, since)}") from error
 
 
 def wait_for_status(page, since: int, *texts: str) -> None:
