@@ -143,8 +143,8 @@ class Lab(LabModel):
     def leave_custom(self) -> None:
         """Go back to the menu's algorithm: the sandbox and everything the user's code started there end."""
         was_custom = super().leave_custom()
-        self.sandbox.stop()
-        if was_custom:
+        if was_custom:  # a sandbox started by opening the box, with no code run in it yet, stays up for Run
+            self.sandbox.stop()
             for listener in self.leave_listeners:
                 listener()
 

@@ -93,7 +93,14 @@ function waitFor(kinds) {
   return new Promise((resolve) => waiters.push({ kinds, resolve }));
 }
 
+let generation = 0;  // bumped by stop(): a start under way when the sandbox is stopped gives up
+
+function stillWanted(mine) {
+  if (mine !== generation) throw new Error("the sandbox was stopped while it started");
+}
+
 async function boot() {
+  const mine = generation;
   state.phase = "fetching";
   state.loaded = 0;
   state.total = 0;
@@ -105,18 +112,21 @@ async function boot() {
   const [frameScript, workerScript, python, ...buffers] = await Promise.all([
     fetchText(FRAME_SCRIPT), fetchText(WORKER_SCRIPT), pythonSources(),
     ...PYODIDE_FILES.map((name) => fetchBytes(PYODIDE + name))]);
+  stillWanted(mine);
   state.phase = "starting";
   waiters = [];
   const files = Object.fromEntries(PYODIDE_FILES.map((name, k) => [name, buffers[k]]));
+  const policy = await framePolicy(frameScript);
+  stillWanted(mine);
   frame = document.createElement("iframe");
   frame.setAttribute("sandbox", "allow-scripts");
   frame.hidden = true;
   frame.title = "Sandbox for your shuffle";
-  frame.srcdoc = `<!doctype html><meta charset="utf-8">${await framePolicy(frameScript)}<title>sandbox</title>`
-    + `<script>${frameScript}</script>`;
+  frame.srcdoc = `<!doctype html><meta charset="utf-8">${policy}<title>sandbox</title><script>${frameScript}</script>`;
   const frameReady = waitFor(["frame-ready"]);
   document.body.appendChild(frame);
   await frameReady;
+  stillWanted(mine);
   const started = waitFor(["ready", "failed", "crashed"]);
   frame.contentWindow.postMessage({ kind: "boot", source: workerScript, boot: { kind: "boot", files, python } }, "*",
     Object.values(files));
@@ -131,11 +141,14 @@ let starting = null;
 // Start the sandbox once (again after stop()); resolves when its Python is ready.
 function start() {
   if (starting === null) {
+    const mine = generation;
     starting = boot().catch((error) => {
-      const reason = String((error && error.message) || error).slice(0, 200);
-      stop(reason);
-      state.phase = "failed";
-      state.error = reason;
+      if (mine === generation) {  // not a start that stop() already gave up
+        const reason = String((error && error.message) || error).slice(0, 200);
+        stop(reason);
+        state.phase = "failed";
+        state.error = reason;
+      }
       throw error;
     });
   }
@@ -153,9 +166,11 @@ function call(method, argsJson) {
 
 // End the frame, and with it the worker and everything the user's code started.
 function stop(reason = "the sandbox was stopped") {
+  generation += 1;
   if (frame !== null) frame.remove();
   frame = null;
   starting = null;
+  for (const waiter of waiters) waiter.resolve({ kind: "stopped" });  // a start under way gives up at once
   waiters = [];
   state.phase = "idle";
   state.unasked = 0;

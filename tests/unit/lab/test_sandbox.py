@@ -42,7 +42,10 @@ def counted(n=4, trials=None) -> dict:
     sandbox = SandboxService()
     call(sandbox, "compile", FISHER_YATES)
     call(sandbox, "configure", n, "test")
-    return read_answer(call(sandbox, "run_for", 30, trials))
+    while True:  # a busy machine may need more than one chunk to reach the count
+        data = read_answer(call(sandbox, "run_for", 30, trials))
+        if trials is None or data["trials"] >= trials:
+            return data
 
 
 def test_the_sandbox_answers_json_data_and_one_line_errors():
