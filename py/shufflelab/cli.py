@@ -252,6 +252,7 @@ def add_verify_options(parser: argparse.ArgumentParser) -> None:
 
 def run_seal(args: argparse.Namespace) -> int:
     """Seal a deal: print its commitment, and the seed the dealer keeps secret until the reveal."""
+    seal.check_sealable(args.algo)  # before the catalog, which would only call "custom" unknown
     spec = deal_from_args(args, args.players, args.cards_each, args.style)
     problem = None if args.seed is None or args.allow_short_seed else seal.seal_seed_problem(spec.seed)
     if problem:

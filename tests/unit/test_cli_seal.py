@@ -153,6 +153,8 @@ def test_verify_checks_every_golden_seal(capsys, vector):
     (["seal", "--player-seed", "p"], "unrecognized arguments: --player-seed p"),
     (["seal", "--seed", "two\nlines"], "contains a control character (U+000A)"),
     (["seal", "--algo", "bogo"], "unknown algorithm 'bogo'"),
+    (["seal", "--algo", "custom"], "a custom shuffle cannot be sealed: the commitment would not cover its code, "
+                                   "so no one could re-derive the deal from the reveal"),
 ])
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
