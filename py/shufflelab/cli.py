@@ -303,12 +303,8 @@ def run_verify(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"matches": False, "commitment": wanted, "computed": got}))
         else:
-            if seal.matches(wanted, spec, not mixed):
-                hint = ("it was sealed without a player seed: leave --player-seed out" if mixed
-                        else "it was sealed with a player seed: give --player-seed")
-            else:
-                hint = "check the seed and every deal option"
-            print(f"Does NOT match: this deal seals to {got}, not to the commitment {wanted} ({hint})")
+            print(f"Does NOT match: this deal seals to {got}, not to the commitment {wanted} "
+                  f"({_mismatch_hint(wanted, spec)})")
         return MISMATCH
     data = outcome_data(spec, outcome)
     if args.json:
@@ -319,6 +315,18 @@ def run_verify(args: argparse.Namespace) -> int:
     player = "" if spec.player_seed is None else f", player seed {spec.player_seed!r}"
     _print_deal(_header(spec) + player, spec, data)
     return 0
+
+
+def _mismatch_hint(wanted: str, spec: DealSpec) -> str:
+    """Return what to check when a deal does not match: the player seed, if flipping it alone would match."""
+    mixed = spec.player_seed is not None
+    if not seal.matches(wanted, spec, not mixed):
+        return "check the seed and every deal option"
+    if mixed:
+        # Never suggest dropping it: that "match" would show cards the player had no part in.
+        return ("WARNING: it was sealed without a player seed, so none was mixed in; a sealed deal checked "
+                "without its player seed proves nothing about the player's part")
+    return "it was sealed with a player seed: give --player-seed"
 
 
 def reveal_from_options(args: argparse.Namespace) -> tuple[str, DealSpec]:

@@ -87,8 +87,15 @@ def test_a_deal_that_does_not_match_exits_1_and_says_why_on_one_line(capsys):
     round_robin = DealSpec("fisher-yates", None, STRONG, DeckSpec("euchre"), 3, 4, "round-robin")
     assert status == 1 and json.loads(out) == {"matches": False, "commitment": made["commitment"],
                                                "computed": commitment(round_robin)}
-    status, out, _ = run(capsys, "verify", "--commitment", made["commitment"], *DEAL, "--seed", STRONG, "--player-seed", "p")
-    assert status == 1 and "(it was sealed without a player seed: leave --player-seed out)" in out
+
+
+def test_a_player_seed_the_deal_was_not_sealed_with_is_a_warning_not_a_hint_to_drop_it(capsys):
+    made = sealed(capsys, *DEAL, "--seed", STRONG)
+    status, out, err = run(capsys, "verify", "--commitment", made["commitment"], *DEAL, "--seed", STRONG,
+                           "--player-seed", "p")
+    assert status == 1 and err == "" and out.count("\n") == 1 and "leave --player-seed out" not in out
+    assert out.endswith("(WARNING: it was sealed without a player seed, so none was mixed in; a sealed deal checked "
+                        "without its player seed proves nothing about the player's part)\n")
 
 
 def test_the_printed_verify_command_checks_the_deal(capsys):
