@@ -225,6 +225,8 @@ def _algorithm_with_params(spec: DealSpec) -> str:
 # --- sealed deals: commit, reveal, verify ------------------------------------------------------
 
 MISMATCH = 1  # verify's exit status when the deal does not match the commitment
+# The commitment fixes the hands in order (Player 1's, Player 2's, ...), not who sits where.
+SEATS_NOT_SEALED = "not sealed: agree who gets Player 1's hand, Player 2's and so on before the deal"
 
 
 def add_seal_options(parser: argparse.ArgumentParser) -> None:
@@ -263,12 +265,14 @@ def run_seal(args: argparse.Namespace) -> int:
         print(json.dumps({"scheme": seal.SCHEME, "commitment": sealed, "secret_seed": spec.seed,
                           "with_player_seed": args.with_player_seed, "stream": spec.version, "algo": spec.algo,
                           "params": spec.resolved_params(), "deck": spec.deck.as_dict(), "players": spec.players,
-                          "cards_each": spec.cards_each, "style": spec.style, "verify": check}, ensure_ascii=False))
+                          "cards_each": spec.cards_each, "style": spec.style, "covers_seats": False, "verify": check},
+                         ensure_ascii=False))
         return 0
     print(f"Commitment:  {sealed}   (publish it before the deal)")
     print(f"Deal:        {_public_header(spec)}   (public)")
     print("Player seed: " + ("the player chooses one after seeing the commitment; it is mixed in"
                              if args.with_player_seed else "none"))
+    print(f"Seats:       {SEATS_NOT_SEALED}")
     print(f"SECRET seed: {spec.seed}   (keep it until the reveal: whoever has it knows the cards)")
     print(f"Check after the reveal: {check}")
     return 0

@@ -116,11 +116,18 @@ def test_seal_text_labels_the_secret(capsys):
     status, out, _ = run(capsys, "seal", *DEAL, "--seed", STRONG)
     lines = out.splitlines()
     assert status == 0 and [line.split(":")[0] for line in lines] == [
-        "Commitment", "Deal", "Player seed", "SECRET seed", "Check after the reveal"]
+        "Commitment", "Deal", "Player seed", "Seats", "SECRET seed", "Check after the reveal"]
     assert lines[0].split()[1] == commitment(DealSpec("fisher-yates", None, STRONG, DeckSpec("euchre"), 3, 4, "blocks"))
     assert lines[1] == "Deal:        fisher-yates, 1 euchre pack (24 cards), 3 players × 4 cards, blocks, stream v1   (public)"
-    assert [STRONG in line for line in lines] == [False, False, False, True, False]
-    assert "keep it until the reveal" in lines[3]
+    assert [STRONG in line for line in lines] == [False, False, False, False, True, False]
+    assert "keep it until the reveal" in lines[4]
+
+
+def test_seal_says_the_commitment_does_not_cover_who_gets_which_hand(capsys):
+    _, out, _ = run(capsys, "seal", *DEAL, "--seed", STRONG)
+    assert ("Seats:       not sealed: agree who gets Player 1's hand, Player 2's and so on before the deal"
+            in out.splitlines())
+    assert sealed(capsys, *DEAL)["covers_seats"] is False
 
 
 def test_a_short_seed_is_refused_unless_allowed(capsys):
