@@ -348,11 +348,13 @@ def reveal_from_link(args: argparse.Namespace) -> tuple[str, DealSpec]:
     if given:
         raise UsageError("--link carries the whole deal; leave out --" + ", --".join(d.replace("_", "-") for d in given))
     query = urlsplit(args.link.strip()).query
-    if "seed=" not in query:
-        raise UsageError(f"the link {quoted(args.link, 70)} carries no seed=; a reveal link has the revealed seed")
-    link, notices = read_link(query, lambda: "")
+    replaced = []
+    link, notices = read_link(query, lambda: replaced.append(True) or "placeholder, never checked")
     if notices:
+        # the page's own notice: it quotes a value that is not UTF-8 as the URL wrote it ('ab%FF')
         raise UsageError(f"the link cannot be checked as it is: {notices[0]}")
+    if replaced:  # no seed=, or an empty one: the page would deal a fresh seed, which proves nothing
+        raise UsageError(f"the link {quoted(args.link, 70)} carries no seed=; a reveal link has the revealed seed")
     from_link = link.view.commitment
     if args.commitment is None and not from_link:
         raise UsageError("the link carries no commit=; give the published commitment with --commitment")

@@ -226,3 +226,17 @@ def test_a_bad_reveal_link_exits_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, "verify", *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.parametrize("seed, shown", [("ab%FF", "'ab%FF'"), ("ab\udcff", "'ab\ufffd'")])  # argv's undecodable byte
+def test_a_reveal_link_seed_that_is_not_utf8_is_quoted_as_the_url_wrote_it(capsys, seed, shown):
+    status, out, err = run(capsys, "verify", "--link", SITE + "?seed=" + seed + "&commit=" + "0" * 64)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "surrogate" not in err
+    assert f"the link cannot be checked as it is: Seed {shown} is not valid UTF-8 text" in err, err
+
+
+@pytest.mark.parametrize("query", ["seed=&commit=" + "0" * 64, "pseed=p&commit=" + "0" * 64])
+def test_a_reveal_link_with_an_empty_seed_or_only_a_player_seed_carries_no_seed(capsys, query):
+    status, out, err = run(capsys, "verify", "--link", SITE + "?" + query)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "carries no seed=; a reveal link has the revealed seed" in err, err
