@@ -23,6 +23,7 @@ from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
 from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play, quoted, read_link
 from .rng import new_seed
+from .urlquery import shown_bytes
 
 PROG = "shufflelab"
 USAGE_ERROR = 2
@@ -135,9 +136,22 @@ def deck_from_args(args: argparse.Namespace) -> DeckSpec:
 
 def deal_from_args(args: argparse.Namespace, players: int, cards_each: int, style: str) -> DealSpec:
     """Return the deal the options describe, every value checked (ShuffleLabError names a bad one)."""
-    seed = new_seed() if args.seed is None else args.seed
+    seed = new_seed() if args.seed is None else utf8_argument(args.seed, "--seed")
+    player_seed = getattr(args, "player_seed", None)
+    if player_seed is not None:
+        player_seed = utf8_argument(player_seed, "--player-seed")
     return DealSpec(args.algo, given_params(args), seed, deck_from_args(args), players, cards_each, style,
-                    player_seed=getattr(args, "player_seed", None))
+                    player_seed=player_seed)
+
+
+def utf8_argument(text: str, option: str) -> str:
+    """Return ``text`` if the command line gave it as UTF-8, else raise UsageError quoting it (never as a surrogate)."""
+    # Python hands undecodable argv bytes over as lone surrogates U+DC80-U+DCFF (surrogateescape);
+    # they are bytes that are not UTF-8, not characters, so say that, as the link reader does.
+    if any("\udc80" <= character <= "\udcff" for character in text):
+        shown = shown_bytes(text.encode("utf-8", "surrogateescape"))
+        raise UsageError(f"{option} {quoted(shown)} is not valid UTF-8 text")
+    return text
 
 
 def add_player_seed_option(parser: argparse.ArgumentParser, help_text: str) -> None:

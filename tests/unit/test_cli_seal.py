@@ -164,6 +164,10 @@ def test_verify_checks_every_golden_seal(capsys, vector):
     (["verify", "--commitment", "0" * 64, "--seed", "s", "--player-seed", "a\tb"], "contains a control character (U+0009)"),
     (["verify", "--commitment", "0" * 64, "--seed", "s", "--players", "9", "--cards-each", "9"],
      "cannot deal 9 players × 9 cards = 81 cards from a 52-card deck"),
+    (["verify", "--commitment", "0" * 64, "--seed", "ab\udcff"], "--seed 'ab\ufffd' is not valid UTF-8 text"),
+    (["verify", "--commitment", "0" * 64, "--seed", "s", "--player-seed", "\udcffp"],
+     "--player-seed '\ufffdp' is not valid UTF-8 text"),
+    (["seal", "--seed", "ab\udcff"], "--seed 'ab\ufffd' is not valid UTF-8 text"),
     (["seal", "--player-seed", "p"], "unrecognized arguments: --player-seed p"),
     (["seal", "--seed", "two\nlines"], "contains a control character (U+000A)"),
     (["seal", "--algo", "bogo"], "unknown algorithm 'bogo'"),
@@ -173,6 +177,7 @@ def test_verify_checks_every_golden_seal(capsys, vector):
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
+    assert "surrogate" not in err  # what argv could not decode is bytes that are not UTF-8, not a character
     assert err.count("\n") == 1 and err.startswith("shufflelab: error: ") and message in err
 
 
