@@ -316,7 +316,6 @@ def run_verify(args: argparse.Namespace) -> int:
     try:
         outcome = seal.verify(wanted, spec)
     except seal.SealMismatch:
-        mixed = spec.player_seed is not None
         got = seal.commitment(spec)
         if args.json:
             print(json.dumps({"matches": False, "commitment": wanted, "computed": got}))
