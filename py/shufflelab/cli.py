@@ -23,6 +23,7 @@ from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
 from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play, quoted, read_link
 from .rng import new_seed
+from .urlquery import shown_bytes
 
 PROG = "shufflelab"
 USAGE_ERROR = 2
@@ -135,9 +136,22 @@ def deck_from_args(args: argparse.Namespace) -> DeckSpec:
 
 def deal_from_args(args: argparse.Namespace, players: int, cards_each: int, style: str) -> DealSpec:
     """Return the deal the options describe, every value checked (ShuffleLabError names a bad one)."""
-    seed = new_seed() if args.seed is None else args.seed
+    seed = new_seed() if args.seed is None else utf8_argument(args.seed, "--seed")
+    player_seed = getattr(args, "player_seed", None)
+    if player_seed is not None:
+        player_seed = utf8_argument(player_seed, "--player-seed")
     return DealSpec(args.algo, given_params(args), seed, deck_from_args(args), players, cards_each, style,
-                    player_seed=getattr(args, "player_seed", None))
+                    player_seed=player_seed)
+
+
+def utf8_argument(text: str, option: str) -> str:
+    """Return ``text`` if the command line gave it as UTF-8, else raise UsageError quoting it (never as a surrogate)."""
+    # Python hands undecodable argv bytes over as lone surrogates U+DC80-U+DCFF (surrogateescape);
+    # they are bytes that are not UTF-8, not characters, so say that, as the link reader does.
+    if any("\udc80" <= character <= "\udcff" for character in text):
+        shown = shown_bytes(text.encode("utf-8", "surrogateescape"))
+        raise UsageError(f"{option} {quoted(shown)} is not valid UTF-8 text")
+    return text
 
 
 def add_player_seed_option(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -225,6 +239,8 @@ def _algorithm_with_params(spec: DealSpec) -> str:
 # --- sealed deals: commit, reveal, verify ------------------------------------------------------
 
 MISMATCH = 1  # verify's exit status when the deal does not match the commitment
+# The commitment fixes the hands in order (Player 1's, Player 2's, ...), not who sits where.
+SEATS_NOT_SEALED = "not sealed: agree who gets Player 1's hand, Player 2's and so on before the deal"
 
 
 def add_seal_options(parser: argparse.ArgumentParser) -> None:
@@ -252,6 +268,7 @@ def add_verify_options(parser: argparse.ArgumentParser) -> None:
 
 def run_seal(args: argparse.Namespace) -> int:
     """Seal a deal: print its commitment, and the seed the dealer keeps secret until the reveal."""
+    seal.check_sealable(args.algo)  # before the catalog, which would only call "custom" unknown
     spec = deal_from_args(args, args.players, args.cards_each, args.style)
     problem = None if args.seed is None or args.allow_short_seed else seal.seal_seed_problem(spec.seed)
     if problem:
@@ -262,12 +279,14 @@ def run_seal(args: argparse.Namespace) -> int:
         print(json.dumps({"scheme": seal.SCHEME, "commitment": sealed, "secret_seed": spec.seed,
                           "with_player_seed": args.with_player_seed, "stream": spec.version, "algo": spec.algo,
                           "params": spec.resolved_params(), "deck": spec.deck.as_dict(), "players": spec.players,
-                          "cards_each": spec.cards_each, "style": spec.style, "verify": check}, ensure_ascii=False))
+                          "cards_each": spec.cards_each, "style": spec.style, "covers_seats": False, "verify": check},
+                         ensure_ascii=False))
         return 0
     print(f"Commitment:  {sealed}   (publish it before the deal)")
     print(f"Deal:        {_public_header(spec)}   (public)")
     print("Player seed: " + ("the player chooses one after seeing the commitment; it is mixed in"
                              if args.with_player_seed else "none"))
+    print(f"Seats:       {SEATS_NOT_SEALED}")
     print(f"SECRET seed: {spec.seed}   (keep it until the reveal: whoever has it knows the cards)")
     print(f"Check after the reveal: {check}")
     return 0
@@ -297,17 +316,12 @@ def run_verify(args: argparse.Namespace) -> int:
     try:
         outcome = seal.verify(wanted, spec)
     except seal.SealMismatch:
-        mixed = spec.player_seed is not None
         got = seal.commitment(spec)
         if args.json:
             print(json.dumps({"matches": False, "commitment": wanted, "computed": got}))
         else:
-            if seal.matches(wanted, spec, not mixed):
-                hint = ("it was sealed without a player seed: leave --player-seed out" if mixed
-                        else "it was sealed with a player seed: give --player-seed")
-            else:
-                hint = "check the seed and every deal option"
-            print(f"Does NOT match: this deal seals to {got}, not to the commitment {wanted} ({hint})")
+            print(f"Does NOT match: this deal seals to {got}, not to the commitment {wanted} "
+                  f"({_mismatch_hint(wanted, spec)})")
         return MISMATCH
     data = outcome_data(spec, outcome)
     if args.json:
@@ -318,6 +332,18 @@ def run_verify(args: argparse.Namespace) -> int:
     player = "" if spec.player_seed is None else f", player seed {spec.player_seed!r}"
     _print_deal(_header(spec) + player, spec, data)
     return 0
+
+
+def _mismatch_hint(wanted: str, spec: DealSpec) -> str:
+    """Return what to check when a deal does not match: the player seed, if flipping it alone would match."""
+    mixed = spec.player_seed is not None
+    if not seal.matches(wanted, spec, not mixed):
+        return "check the seed and every deal option"
+    if mixed:
+        # Never suggest dropping it: that "match" would show cards the player had no part in.
+        return ("WARNING: it was sealed without a player seed, so none was mixed in; a sealed deal checked "
+                "without its player seed proves nothing about the player's part")
+    return "it was sealed with a player seed: give --player-seed"
 
 
 def reveal_from_options(args: argparse.Namespace) -> tuple[str, DealSpec]:
@@ -335,11 +361,13 @@ def reveal_from_link(args: argparse.Namespace) -> tuple[str, DealSpec]:
     if given:
         raise UsageError("--link carries the whole deal; leave out --" + ", --".join(d.replace("_", "-") for d in given))
     query = urlsplit(args.link.strip()).query
-    if "seed=" not in query:
-        raise UsageError(f"the link {quoted(args.link, 70)} carries no seed=; a reveal link has the revealed seed")
-    link, notices = read_link(query, lambda: "")
+    replaced = []
+    link, notices = read_link(query, lambda: replaced.append(True) or "placeholder, never checked")
     if notices:
+        # the page's own notice: it quotes a value that is not UTF-8 as the URL wrote it ('ab%FF')
         raise UsageError(f"the link cannot be checked as it is: {notices[0]}")
+    if replaced:  # no seed=, or an empty one: the page would deal a fresh seed, which proves nothing
+        raise UsageError(f"the link {quoted(args.link, 70)} carries no seed=; a reveal link has the revealed seed")
     from_link = link.view.commitment
     if args.commitment is None and not from_link:
         raise UsageError("the link carries no commit=; give the published commitment with --commitment")

@@ -25,6 +25,7 @@ import hashlib
 
 from . import rng
 from .cards import DeckSpec
+from .catalog import CUSTOM_ID
 from .errors import ShuffleLabError
 from .link import (
     COMMITMENT_DIGITS,
@@ -67,6 +68,7 @@ def commitment_bytes(spec: DealSpec, with_player_seed=None) -> bytes:
     ``style``; ``player-seed`` (``yes`` or ``no``); ``seed``. No value holds a line break
     (seeds have no control characters), so the text reads back one way only (``read_preimage``).
     """
+    check_sealable(spec.algo)
     if with_player_seed is None:
         with_player_seed = spec.player_seed is not None
     deck = spec.deck
@@ -87,6 +89,16 @@ def commitment_bytes(spec: DealSpec, with_player_seed=None) -> bytes:
     lines.append(_line("player-seed", _YES if with_player_seed else _NO))
     lines.append(_line("seed", spec.seed))
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def check_sealable(algo: str) -> str:
+    """Return ``algo`` if a deal shuffled with it can be sealed, else raise SealError saying why in one line."""
+    # The preimage names the algorithm by id only: a user's shuffle's id says nothing of its
+    # code, so its deal could not be re-derived from the reveal (hashing the code would be a v2).
+    if algo == CUSTOM_ID:
+        raise SealError("a custom shuffle cannot be sealed: the commitment would not cover its code, "
+                        "so no one could re-derive the deal from the reveal")
+    return algo
 
 
 def _line(key: str, value) -> str:

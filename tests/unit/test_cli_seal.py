@@ -87,8 +87,15 @@ def test_a_deal_that_does_not_match_exits_1_and_says_why_on_one_line(capsys):
     round_robin = DealSpec("fisher-yates", None, STRONG, DeckSpec("euchre"), 3, 4, "round-robin")
     assert status == 1 and json.loads(out) == {"matches": False, "commitment": made["commitment"],
                                                "computed": commitment(round_robin)}
-    status, out, _ = run(capsys, "verify", "--commitment", made["commitment"], *DEAL, "--seed", STRONG, "--player-seed", "p")
-    assert status == 1 and "(it was sealed without a player seed: leave --player-seed out)" in out
+
+
+def test_a_player_seed_the_deal_was_not_sealed_with_is_a_warning_not_a_hint_to_drop_it(capsys):
+    made = sealed(capsys, *DEAL, "--seed", STRONG)
+    status, out, err = run(capsys, "verify", "--commitment", made["commitment"], *DEAL, "--seed", STRONG,
+                           "--player-seed", "p")
+    assert status == 1 and err == "" and out.count("\n") == 1 and "leave --player-seed out" not in out
+    assert out.endswith("(WARNING: it was sealed without a player seed, so none was mixed in; a sealed deal checked "
+                        "without its player seed proves nothing about the player's part)\n")
 
 
 def test_the_printed_verify_command_checks_the_deal(capsys):
@@ -109,11 +116,18 @@ def test_seal_text_labels_the_secret(capsys):
     status, out, _ = run(capsys, "seal", *DEAL, "--seed", STRONG)
     lines = out.splitlines()
     assert status == 0 and [line.split(":")[0] for line in lines] == [
-        "Commitment", "Deal", "Player seed", "SECRET seed", "Check after the reveal"]
+        "Commitment", "Deal", "Player seed", "Seats", "SECRET seed", "Check after the reveal"]
     assert lines[0].split()[1] == commitment(DealSpec("fisher-yates", None, STRONG, DeckSpec("euchre"), 3, 4, "blocks"))
     assert lines[1] == "Deal:        fisher-yates, 1 euchre pack (24 cards), 3 players × 4 cards, blocks, stream v1   (public)"
-    assert [STRONG in line for line in lines] == [False, False, False, True, False]
-    assert "keep it until the reveal" in lines[3]
+    assert [STRONG in line for line in lines] == [False, False, False, False, True, False]
+    assert "keep it until the reveal" in lines[4]
+
+
+def test_seal_says_the_commitment_does_not_cover_who_gets_which_hand(capsys):
+    _, out, _ = run(capsys, "seal", *DEAL, "--seed", STRONG)
+    assert ("Seats:       not sealed: agree who gets Player 1's hand, Player 2's and so on before the deal"
+            in out.splitlines())
+    assert sealed(capsys, *DEAL)["covers_seats"] is False
 
 
 def test_a_short_seed_is_refused_unless_allowed(capsys):
@@ -150,13 +164,20 @@ def test_verify_checks_every_golden_seal(capsys, vector):
     (["verify", "--commitment", "0" * 64, "--seed", "s", "--player-seed", "a\tb"], "contains a control character (U+0009)"),
     (["verify", "--commitment", "0" * 64, "--seed", "s", "--players", "9", "--cards-each", "9"],
      "cannot deal 9 players × 9 cards = 81 cards from a 52-card deck"),
+    (["verify", "--commitment", "0" * 64, "--seed", "ab\udcff"], "--seed 'ab\ufffd' is not valid UTF-8 text"),
+    (["verify", "--commitment", "0" * 64, "--seed", "s", "--player-seed", "\udcffp"],
+     "--player-seed '\ufffdp' is not valid UTF-8 text"),
+    (["seal", "--seed", "ab\udcff"], "--seed 'ab\ufffd' is not valid UTF-8 text"),
     (["seal", "--player-seed", "p"], "unrecognized arguments: --player-seed p"),
     (["seal", "--seed", "two\nlines"], "contains a control character (U+000A)"),
     (["seal", "--algo", "bogo"], "unknown algorithm 'bogo'"),
+    (["seal", "--algo", "custom"], "a custom shuffle cannot be sealed: the commitment would not cover its code, "
+                                   "so no one could re-derive the deal from the reveal"),
 ])
 def test_bad_arguments_exit_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
+    assert "surrogate" not in err  # what argv could not decode is bytes that are not UTF-8, not a character
     assert err.count("\n") == 1 and err.startswith("shufflelab: error: ") and message in err
 
 
@@ -210,3 +231,17 @@ def test_a_bad_reveal_link_exits_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, "verify", *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.parametrize("seed, shown", [("ab%FF", "'ab%FF'"), ("ab\udcff", "'ab\ufffd'")])  # argv's undecodable byte
+def test_a_reveal_link_seed_that_is_not_utf8_is_quoted_as_the_url_wrote_it(capsys, seed, shown):
+    status, out, err = run(capsys, "verify", "--link", SITE + "?seed=" + seed + "&commit=" + "0" * 64)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "surrogate" not in err
+    assert f"the link cannot be checked as it is: Seed {shown} is not valid UTF-8 text" in err, err
+
+
+@pytest.mark.parametrize("query", ["seed=&commit=" + "0" * 64, "pseed=p&commit=" + "0" * 64])
+def test_a_reveal_link_with_an_empty_seed_or_only_a_player_seed_carries_no_seed(capsys, query):
+    status, out, err = run(capsys, "verify", "--link", SITE + "?" + query)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "carries no seed=; a reveal link has the revealed seed" in err, err

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shufflelab import catalog
+from shufflelab import catalog, custom
 from shufflelab.cards import MAX_JOKERS_PER_PACK, MAX_PACKS, DeckSpec
 from shufflelab.deal import DEAL_STYLES
 from shufflelab.errors import ShuffleLabError
@@ -353,6 +353,22 @@ def line_breaking_algorithm():
 def test_a_registered_id_that_could_break_a_line_is_refused(line_breaking_algorithm):
     with pytest.raises(SealError, match=r"algo 'bad\ufffdid' contains a control character \(U\+000A\)"):
         commitment(DealSpec("bad\nid", None, "s"))
+
+
+@pytest.fixture
+def custom_shuffle():
+    entry = custom.register_custom("def shuffle(cards, rng):\n    cards.reverse()\n")
+    yield entry
+    catalog.unregister(entry.id)
+
+
+def test_a_custom_shuffle_is_refused_because_the_commitment_would_not_cover_its_code(custom_shuffle):
+    spec = DealSpec(custom_shuffle.id, None, new_seed())
+    for seal_it in (commitment, commitment_bytes, lambda s: public_link(Link(s)), lambda s: verify("0" * 64, s)):
+        with pytest.raises(SealError) as refused:
+            seal_it(spec)
+        assert str(refused.value) == ("a custom shuffle cannot be sealed: the commitment would not cover its code, "
+                                      "so no one could re-derive the deal from the reveal")
 
 
 # --- the two links: public before the game, reveal after it ------------------------------------------
