@@ -282,7 +282,9 @@ ALGORITHMS = tuple(register(entry) for entry in (
         "Swap card i with rand() % n: the swap-any bias, modulo bias, and a 32-bit seed that reaches at most 2^32 orders.",
         BIASED, algorithms.c_rand,
         orders="exact.orders:c_rand", matrix="exact.matrices:c_rand",
-        method="an ideal rand(): each rand() % n distributed as 0..32767 fall modulo n; the LCG's correlations left out",
+        method=("the real ANSI rand() over all 2^32 srand seeds on 1, 2, 4, 8 or 16 cards; an ideal rand() on other "
+                "sizes (each rand() % n distributed as 0..32767 fall modulo n; the LCG's correlations left out)"),
+        matrix_seconds="exact.matrices:c_rand_seconds", matrix_steps="exact.matrices:c_rand_steps",
         kernel="tally.kernels:c_rand_block", builtin=True,
     ),
     Algorithm(
