@@ -1,5 +1,6 @@
 """c-rand over the real ANSI rand(): golden figures, the model against brute force and the port, and its name."""
 
+import json
 import random
 from collections import Counter
 from fractions import Fraction
@@ -7,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from shufflelab import algorithms, catalog
+from shufflelab.cli import main
 from shufflelab.exact import crand
 from shufflelab.exact.composition import as_fractions
 from shufflelab.exact.enumeration import run_steps
@@ -127,3 +129,23 @@ def test_only_power_of_two_decks_from_eight_cards_are_estimated_slow():
 def test_other_sizes_keep_the_ideal_rand_model():
     assert outcome_distribution("c-rand", 3) == as_fractions(ideal_c_rand(3))
     assert [crand.is_real_rand_size(n) for n in range(0, 34)] == [n in (1, 2, 4, 8, 16) for n in range(0, 34)]
+
+
+# --- the model is named -------------------------------------------------------------------------
+
+
+def test_the_catalog_and_the_reports_name_the_rand_they_model():
+    entry = catalog.get("c-rand")
+    assert "the real ANSI rand()" in entry.method and "an ideal rand()" in entry.method
+    assert all(entry.method_for(n).startswith("the real ANSI rand()") for n in (1, 2, 4, 8, 16))
+    assert all(entry.method_for(n).startswith("an ideal rand()'s answer") for n in (0, 3, 5, 7, 32, 52))
+    assert catalog.get("swap-any").method_for(4) == catalog.get("swap-any").method
+
+
+def test_the_cli_says_which_rand_the_exact_answer_is(capsys):
+    assert main(["exact", "--algo", "c-rand", "--cards", "3"]) == 0
+    assert capsys.readouterr().out.startswith("c-rand on 3 cards: an ideal rand()'s answer, not the real ANSI rand()'s")
+    assert main(["exact", "--algo", "c-rand", "--cards", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["method"].startswith("the real ANSI rand(): all 2^32 srand seeds")
+    assert report["total_variation"] == "51233/786432" and report["reachable"] == 24
