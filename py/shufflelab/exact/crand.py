@@ -5,7 +5,9 @@ The port seeds ``state = seed`` (32 bits, uniform) and each ``rand()`` first ste
 ``rand() % n`` is bits 16..15+k of the state, and the state modulo 2^(16+k) evolves on its
 own (the carries only go up), so the deal depends on the seed modulo 2^(16+k) alone, and
 each of those residues is hit by exactly 2^(16−k) of the 2^32 seeds. Listing the residues
-lists every seed's deal with its exact weight.
+lists every seed's deal with its exact weight. (Whether rand() steps before or after it
+answers changes which seed deals what, not the distribution: a step permutes the residues.
+The tests pin the port's order against ``residue_deal`` seed by seed.)
 
 Cheaper still: split a residue into its high k bits h and low 16 bits L. The high part
 steps as h ← a·h + carry(L) mod 2^k, so after t steps it is a^t·h + D_t(L): one pass over
