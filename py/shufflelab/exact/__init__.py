@@ -7,8 +7,8 @@
 * ``enumeration.py`` walks every path of a shuffle's ``below`` answers (a port, or any
   function such as a user's own), within its limits, with progress reports or in steps;
   ``composition.py`` composes independent passes; ``physical.py`` is riffle-physical's
-  chain; ``riffle.py`` Bayer & Diaconis's riffle distances; ``reports.py`` plain data
-  for the CLI.
+  chain; ``crand.py`` deals c-rand for every srand seed of the real ANSI rand();
+  ``riffle.py`` Bayer & Diaconis's riffle distances; ``reports.py`` plain data for the CLI.
 
 Which model each algorithm uses is in its catalog entry. CPython and Pyodide only.
 """

@@ -14,6 +14,7 @@ from operator import add, mul
 
 from .. import catalog
 from ..errors import ShuffleLabError
+from . import crand
 from .enumeration import Distribution, run_steps
 from .errors import ExactTooCostly, NoExactMatrix
 from .orders import RAND_SPAN, ideal_rand_residue_weights, outcome_distribution
@@ -139,6 +140,23 @@ def swap_any(n: int, params: dict, one) -> Matrix:
 
 
 def c_rand(n: int, params: dict, one) -> Matrix:
+    """Swap position i (0 up) with rand() % n: the real ANSI rand() over every seed on 2^k ≤ 16 cards, else an ideal rand()."""
+    return run_steps(c_rand_steps(n, params, one))
+
+
+def c_rand_steps(n: int, params: dict, one=1.0):
+    """Yield the fraction done now and then; return ``c_rand(n, params, one)`` (the lab computes 8 and 16 cards in steps)."""
+    if crand.is_real_rand_size(n):
+        return (yield from crand.matrix_steps(n, one))
+    return ideal_c_rand(n, one)
+
+
+def c_rand_seconds(n: int, params: dict) -> float:
+    """Return roughly how many CPython seconds a first c-rand matrix takes: the real rand()'s 2^(16+k) deals on 2^k cards."""
+    return crand.seconds(n)
+
+
+def ideal_c_rand(n: int, one) -> Matrix:
     """Swap position i (0 up) with rand() % n of an ideal rand()."""
     weights = [one * w / RAND_SPAN for w in ideal_rand_residue_weights(n)]
     columns = _identity(n, one)

@@ -3,8 +3,9 @@
 ``outcome_distribution(id, n)`` asks the algorithm's catalog entry for its whole-order
 model: ENUMERATE replays the port (``enumeration.py``); the models here are independent
 steps where the port has too many paths (swap-any and naive-pairs are n independent
-random swaps, riffle-gsr a Binomial cut and a uniform interleaving, c-rand an ideal
-rand() whose ``% n`` keeps the modulo bias but not the LCG's correlations, cut-insert one
+random swaps, riffle-gsr a Binomial cut and a uniform interleaving, c-rand every srand
+seed of the real ANSI rand() on a power-of-two deck (``crand.py``) and an ideal rand()
+on other sizes, whose ``% n`` keeps the modulo bias but not the LCG's correlations, cut-insert one
 repetition enumerated and then composed, random-key exactly uniform because its keys are
 exchangeable). The tests check every model against the enumerated port for small n.
 """
@@ -16,6 +17,7 @@ from itertools import permutations
 
 from .. import catalog
 from ..errors import ShuffleLabError
+from . import crand
 from .composition import IntDist, as_fractions, as_int_dist, point, repeat_passes, steps
 from .enumeration import Distribution, Order, Progress, enumerate_port, walk_steps
 
@@ -77,7 +79,14 @@ def naive_pairs(n: int, params: dict) -> IntDist:
 
 
 def c_rand(n: int, params: dict) -> IntDist:
-    """Swaps of position i (0 up) with rand() % n of an ideal rand(): the modulo bias kept."""
+    """Swaps of position i (0 up) with rand() % n: the real ANSI rand() over every seed on 2^k cards, else an ideal rand()."""
+    if crand.is_real_rand_size(n):
+        return crand.orders(n)
+    return ideal_c_rand(n)
+
+
+def ideal_c_rand(n: int) -> IntDist:
+    """Swaps of position i (0 up) with rand() % n of an ideal rand(): the modulo bias kept, the LCG's correlations not."""
     if n == 0:
         return point(())
     weights = ideal_rand_residue_weights(n)

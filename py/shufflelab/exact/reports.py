@@ -82,7 +82,7 @@ def exact_report(algorithm_id: str, n: int, params: dict | None = None, progress
         "algorithm": algorithm.id,
         "params": resolved,
         "cards": n,
-        "method": algorithm.method,
+        "method": algorithm.method_for(n),
         "orders": [{"order": list(order), "probability": fraction_text(dist.get(order, zero))}
                    for order in permutations(range(n))],
         "reachable": len(dist),
