@@ -203,6 +203,11 @@ def config_name(config) -> str:
     return "%s (%s)" % (entry.name, given) if given else entry.name
 
 
+def model_text(status) -> str:
+    """Return ' Exact model: …' where what the exact answers model depends on the deck size, else ''."""
+    return " Exact model: %s." % status.model if status.model else ""
+
+
 def distance_text(status, config) -> str:
     """Return ' Exact distance to uniform: …' for a small deck (or why there is none), else ''."""
     if status.distance:

@@ -20,7 +20,16 @@ from shufflelab.link import FIELDS, compared_ids, field
 
 from . import dom
 from .dom import create, element, listen, number_row, one_line, set_text, show
-from .lab_model import LabModel, ProgressClock, Side, card_name, distance_text, progress_text, sampling_noise
+from .lab_model import (
+    LabModel,
+    ProgressClock,
+    Side,
+    card_name,
+    distance_text,
+    model_text,
+    progress_text,
+    sampling_noise,
+)
 from .workers import BuiltinsWorker, Sandbox, SandboxStopped, WorkerStopped
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
@@ -405,7 +414,7 @@ class Lab(LabModel):
                     "and slows the tally meanwhile:" % status.pending_seconds)
         else:
             note = "No exact matrix: " + status.reason
-        set_text(side.id("exact-note"), note + distance_text(status, side.config))
+        set_text(side.id("exact-note"), note + distance_text(status, side.config) + model_text(status))
         if side is not self.a:
             return
         for view in ("exact", "difference"):

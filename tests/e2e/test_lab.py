@@ -423,6 +423,18 @@ def test_random_comparator_has_no_exact_view(lab):
     assert note.startswith("No exact matrix"), note
 
 
+def test_c_rand_names_the_rand_its_exact_answers_model(lab):
+    page = lab.page
+    choose_n(page, 4)
+    choose_algorithm(page, "c-rand")
+    note = page.text_content("#exact-note")
+    assert "51233/786432" in note and note.endswith("Exact model: the real ANSI rand().")  # all 2^32 seeds, as the CLI
+    choose_n(page, 5)
+    page.wait_for_function("() => document.getElementById('exact-note').textContent.includes('an ideal rand()')",
+                           timeout=STEP_TIMEOUT_MS)
+    choose_n(page, 52)
+
+
 # --- 4. the exact view of an off-by-one Fisher-Yates ----------------------------------------
 
 

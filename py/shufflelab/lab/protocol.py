@@ -22,7 +22,8 @@ from ..errors import ShuffleLabError
 # 2: ExactStatus.progress, exact_step in place of compute_exact, use_code, Snapshot.memory;
 # 3: two tallies side by side (TallyConfig.slot, a slot for every call), ExactStatus.distance and
 #    goes_on, Snapshot.drawn
-PROTOCOL_VERSION = 3
+# 4: ExactStatus.model, what an exact answer models where that depends on the deck size (c-rand's rand())
+PROTOCOL_VERSION = 4
 SLOTS = ("a", "b")  # the lab's main tally, and the one it compares with
 
 
@@ -75,11 +76,13 @@ class ExactStatus(Message):
     ``goes_on`` says the page should go on computing it without asking (a walk of every
     path of a small deck) rather than offer to. ``distance`` is the exact total variation
     distance to uniform as ``[float, "p/q"]`` on small decks (None: ``distance_reason``).
+    ``model`` names what the exact answers model where that depends on n (c-rand: "the real
+    ANSI rand()" on 2^k cards up to 16, else "an ideal rand()'s answer…"); None elsewhere.
     """
 
     KIND = "exact"
     FIELDS = ("available", "matrix", "reason", "seconds", "pending_seconds", "progress", "goes_on", "distance",
-              "distance_reason")
+              "distance_reason", "model")
 
 
 class Snapshot(Message):

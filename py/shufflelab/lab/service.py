@@ -203,7 +203,13 @@ class Session:
         return ExactStatus(self.matrix is not None, self.matrix, self.matrix_reason, seconds,
                            self.slow_matrix_seconds(computed) if pending else 0.0,
                            self.job_fraction if self.job is not None else None, self.walked and pending,
-                           self.distance, self.distance_reason)
+                           self.distance, self.distance_reason, self.model())
+
+    def model(self):
+        """Return what the exact answers model on this deck, where that depends on its size (else None)."""
+        if self.external or catalog.get(self.algo).method_of is None:
+            return None
+        return catalog.get(self.algo).method_for(self.n).split(":")[0]
 
     def snapshot(self, view: str) -> Snapshot:
         """Return the counts, rate, statistics and heat-map pixels for ``view``."""

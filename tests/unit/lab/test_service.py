@@ -301,3 +301,11 @@ def test_a_distance_past_pythons_digit_limit_still_reaches_the_page(lab, monkeyp
     monkeypatch.setattr(service, "total_variation_to_uniform", lambda distribution, n: long)
     status = configure(lab, "swap-any", 3)
     assert status.distance[0] == pytest.approx(1 / 3) and fraction_from_text(status.distance[1]) == long
+
+
+def test_c_rand_says_which_rand_its_exact_answers_model(lab):
+    real = configure(lab, "c-rand", 4)
+    assert real.model == "the real ANSI rand()" and real.distance == [51233 / 786432, "51233/786432"]
+    ideal = configure(lab, "c-rand", 3)
+    assert ideal.model.startswith("an ideal rand()'s answer, not the real ANSI rand()'s")
+    assert configure(lab, "swap-any", 4).model is None  # one model at every size: nothing to say

@@ -18,6 +18,7 @@ from page.lab_model import (  # noqa: E402 (after the path)
     ProgressClock,
     config_name,
     distance_text,
+    model_text,
     sampling_noise,
 )
 from shufflelab.lab.protocol import ExactStatus, Snapshot, TallyConfig  # noqa: E402
@@ -128,3 +129,8 @@ def test_the_words_and_figures():
     why = ExactStatus(False, distance_reason="too big.")
     assert distance_text(why, TallyConfig("x", [], 7, None, "a")) == " No exact distance to uniform: too big."
     assert distance_text(why, TallyConfig("x", [], 52, None, "a")) == ""
+
+
+def test_the_exact_note_names_the_model_only_where_it_depends_on_the_size():
+    assert model_text(ExactStatus(True, model="the real ANSI rand()")) == " Exact model: the real ANSI rand()."
+    assert model_text(ExactStatus(True)) == ""
