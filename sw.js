@@ -41,14 +41,27 @@ self.addEventListener("activate", (event) => {
 // query and all): keep those that are the site's files, under their keys. Tidy again after
 // the last list (sent once the deal is shown) and on every navigation: an old worker can still
 // finish what it had started after activate deleted its cache, and so open that cache again.
+//
+// The lab, once its worker has started, asks for { keepLab: true }: every file the lab's workers
+// load is kept then. A first visit straight to the lab can start its worker before this worker
+// is in control, and a worker started then is never controlled: without this, nothing it
+// fetched would be kept, and the lab would not start offline.
 self.addEventListener("message", (event) => {
   const listed = event.data && Array.isArray(event.data.keep) ? event.data.keep : [];
+  const lab = Boolean(event.data && event.data.keepLab === true);
+  if (lab) listed.push(...Object.keys(MANIFEST).filter(forTheLab).map(keyOf));
   const paths = [...new Set(listed.map(siteFile).filter((path) => path !== null))];
   const last = Boolean(event.data && event.data.last);
   event.waitUntil(Promise.all(paths.map(keepIfMissing))
     .then(() => last && tidy())
-    .then(() => event.source && event.source.postMessage({ kept: paths.length, last })));
+    .then(() => event.source && event.source.postMessage({ kept: paths.length, last, lab })));
 });
+
+// Whether the lab's workers load this site file (the built-ins' from pyscript.toml, the sandbox's from sandbox.toml).
+function forTheLab(path) {
+  return path.startsWith("py/") || path.startsWith("static/vendor/pyodide/") || path.startsWith("static/js/sandbox")
+    || path === "pyscript.toml" || path === "sandbox.toml";
+}
 
 self.addEventListener("fetch", (event) => {
   const path = siteFile(event.request.url);

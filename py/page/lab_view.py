@@ -11,6 +11,7 @@ import asyncio
 
 import js
 from pyscript import document, window
+from pyscript.ffi import create_proxy
 
 from shufflelab import catalog
 from shufflelab.errors import quoted
@@ -213,6 +214,7 @@ class Lab(LabModel):
             self.connecting = None  # so Retry, or the next visit to the lab, starts again
             return
         self.enable_buttons(True)
+        keep_the_lab_offline()
         for side in (self.a, self.b):
             if self.link is not None:
                 side.config = self.tally_config(self.link, side)
@@ -447,6 +449,14 @@ class Lab(LabModel):
 
 SIDE_PARTS = ("heat-side", "verdict-side", "fixed-side")
 REFERENCES = ("for", "aria-describedby", "aria-labelledby", "aria-controls")
+
+
+def keep_the_lab_offline() -> None:
+    """Ask the service worker, once it is in control, to keep every file the lab's workers load (README, "Offline"):
+    a worker started before it was in control is never controlled, so what it fetched is not kept otherwise."""
+    if js.Reflect.has(js.navigator, "serviceWorker"):
+        js.navigator.serviceWorker.ready.then(
+            create_proxy(lambda registration: registration.active.postMessage(js.JSON.parse('{"keepLab": true}'))))
 
 
 def clone_side_b() -> None:

@@ -12,6 +12,7 @@ if ("serviceWorker" in navigator) {
   };
   navigator.serviceWorker.addEventListener("message", (event) => {
     if (event.data && event.data.last) root.dataset.offline = "ready";
+    if (event.data && event.data.lab) root.dataset.offlineLab = "ready";  // the lab's files are kept too
   });
   navigator.serviceWorker.register("./sw.js").then(() => navigator.serviceWorker.ready).then((registration) => {
     keepWhatWasLoaded(registration, false);

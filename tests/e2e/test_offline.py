@@ -73,9 +73,18 @@ def the_service_worker(context):
 def test_a_deal_and_the_lab_work_offline_after_one_visit(browser, site_url, visit):
     context = browser.new_context(service_workers="allow")
     try:
+        # the service worker is held back until the lab's worker is up, so that worker is never controlled (a slow
+        # service worker on a first visit straight to the lab): the lab asks it to keep the lab's files instead
+        held = []
+        context.route("**/sw.js", lambda route: held.append(route))
         page = open_in(context, f"{site_url}?seed=offline&view=lab&n=8", visit, "test_offline: first visit").page
         page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+        assert held, "the page asked for its service worker before the lab's worker was up"
+        for route in held:
+            route.continue_()
+        context.unroute("**/sw.js")
         wait_for_the_service_worker(page)
+        page.wait_for_selector("html[data-offline-lab='ready']", state="attached", timeout=WORKER_TIMEOUT_MS)
         shown_online = page.eval_on_selector_all("#deck li", "cards => cards.map(c => c.dataset.card)")
 
         context.set_offline(True)
