@@ -2,7 +2,8 @@
 
 A link may carry the code of the lab's editor (``code=``) so that whoever opens it sees
 the same shuffle. Opening such a link only fills the editor: the code runs when the user
-presses Run, in the lab's worker, never by itself and never on the page's main thread.
+presses Run, in the sandbox (an opaque-origin frame), never by itself, never on the page's
+main thread and never in the built-ins' worker.
 
 ``pack_code`` writes the token and ``unpack_code`` reads it back; any DEFLATE decoder can
 read what any encoder wrote, so CPython, Pyodide (``zlib``) and MicroPython (``deflate``)

@@ -9,8 +9,9 @@ line that quotes the user's line where it happened.
 
 This module gives no isolation: ``compile_shuffle`` runs the code with the normal builtins
 in this very interpreter, so it can import, read files or loop forever. On the page it runs
-in the lab's worker, which the page can stop and which sees nothing of the page; in the
-CLI it is the user's own file, under ``time_limit``. CPython and Pyodide only.
+only in the sandbox (``lab/sandbox.py``: Pyodide in an opaque-origin frame the page ends
+after 10 s), never in the built-ins' worker; in the CLI it is the user's own file, under
+``time_limit``. CPython and Pyodide only.
 """
 
 import builtins

@@ -21,7 +21,7 @@ A walk that takes longer than a blink reports ``progress(paths, covered)`` every
 ``PROGRESS_PATHS`` paths or ``PROGRESS_SECONDS``, whichever comes first: paths run so far
 and the probability they cover (a float from 0 to 1). ``walk_steps`` is the same walk as
 a generator that yields the coverage at those moments, for a caller that walks a little
-at a time (the lab's worker); ``enumerate_port`` drives it to the end.
+at a time (the lab's workers: the sandbox for a user's shuffle); ``enumerate_port`` drives it to the end.
 """
 
 import math
