@@ -187,10 +187,7 @@ def read_counts(data: dict, n: int) -> tuple:
         raise ShuffleLabError("the counts are not those of %d shuffles: a row or a column does not add up" % trials)
     if sum(fixed) != trials or sum(k * share for k, share in enumerate(fixed)) != sum(counts[i][i] for i in range(n)):
         raise ShuffleLabError("the fixed points do not agree with the counts")
-    seconds = data.get("busy_seconds")
-    if type(seconds) not in (int, float) or not 0 <= seconds < 1e9:
-        raise ShuffleLabError("busy_seconds must be a number of seconds")
-    return trials, counts, fixed, float(seconds)
+    return trials, counts, fixed, read_seconds(data, "busy_seconds")
 
 
 def read_distribution(data: dict, n: int) -> dict:
@@ -230,12 +227,19 @@ def _probability(text: str) -> Fraction:
 
 def read_progress(data: dict) -> tuple:
     """Return (fraction covered, seconds spent) from an unfinished walk_step answer, each checked to be a number."""
-    progress, seconds = data.get("progress"), data.get("seconds")
+    progress = data.get("progress")
     if type(progress) not in (int, float) or not 0 <= progress <= 1:
         raise ShuffleLabError("a walk's progress must be a fraction from 0 to 1")
+    return float(progress), read_seconds(data, "seconds")
+
+
+def read_seconds(data: dict, key: str) -> float:
+    """Return ``data[key]`` as seconds if it is a number from 0 to 1e9 (no bool, NaN or infinity), else raise
+    ShuffleLabError naming the key."""
+    seconds = data.get(key)
     if type(seconds) not in (int, float) or not 0 <= seconds < 1e9:
-        raise ShuffleLabError("a walk's seconds must be a number")
-    return float(progress), float(seconds)
+        raise ShuffleLabError("%s must be a number of seconds" % key)
+    return float(seconds)
 
 
 class AdoptedTally:

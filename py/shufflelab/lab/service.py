@@ -21,7 +21,16 @@ from ..exact.reports import fraction_text
 from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, check_card_count, measured_riffle_tv
 from . import heatmap, protocol
 from .protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
-from .sandbox import FIRST_BATCH, AdoptedTally, read_answer, read_counts, read_distribution, read_progress, run_paced
+from .sandbox import (
+    FIRST_BATCH,
+    AdoptedTally,
+    read_answer,
+    read_counts,
+    read_distribution,
+    read_progress,
+    read_seconds,
+    run_paced,
+)
 from .summary import summarize
 
 MEASURED_RIFFLE_TRIALS = 10_000  # per k, for decks of at most 5 cards
@@ -88,7 +97,7 @@ class Session:
         try:
             data = read_answer(text)
             if "orders" in data:
-                distribution = read_distribution(data, self.n)
+                distribution, seconds = read_distribution(data, self.n), read_seconds(data, "seconds")
             else:
                 self.job_fraction, self.job_seconds = read_progress(data)
                 self.job = "in the sandbox"  # under way, where the user's code runs
@@ -97,7 +106,7 @@ class Session:
             self.matrix_reason = self.distance_reason = str(reason)
             self.job = None
             return
-        self.job, self.job_seconds = None, float(data.get("seconds") or 0.0)
+        self.job, self.job_seconds = None, seconds
         self.set_distance(distribution)
         self.matrix = [[float(p) for p in row] for row in position_matrix_from_distribution(distribution, self.n)]
         self.matrix_seconds = self.job_seconds
@@ -287,18 +296,14 @@ class LabService:
     def adopt_counts(self, text, view: str, slot=None) -> list:
         """Adopt the counts the sandbox answered for the user's shuffle in ``slot``; answer a Snapshot drawn for
         ``view`` (the verdict and figures computed here, from counts checked to be consistent)."""
-        session = self.current(slot)
-        if not session.external:
-            raise ShuffleLabError("slot %s tallies a built-in, which only this worker counts" % _slot(slot))
+        session = self.external_session(slot)
         session.adopt_counts(text)
         return self.answer_snapshot(session, view)
 
     @answering
     def adopt_walk(self, text, slot=None) -> list:
         """Adopt a step of the sandbox's walk of the user's shuffle in ``slot``; answer its ExactStatus."""
-        session = self.current(slot)
-        if not session.external:
-            raise ShuffleLabError("slot %s holds a built-in, whose exact answers only this worker computes" % _slot(slot))
+        session = self.external_session(slot)
         session.adopt_walk(text)
         return protocol.answer(session.exact_status(self.computed))
 
@@ -344,6 +349,14 @@ class LabService:
         tv = [float(d) for d in riffle_tv(n, max_k)]
         return protocol.answer(RiffleReport(n, tv, measured, MEASURED_RIFFLE_TRIALS if measured else None,
                                             time.perf_counter() - started))
+
+    def external_session(self, slot=None) -> Session:
+        """Return the session in ``slot`` if it holds the user's shuffle; a built-in's answers come only from this
+        worker, so adopting any for one raises ShuffleLabError."""
+        session = self.current(slot)
+        if not session.external:
+            raise ShuffleLabError("slot %s tallies a built-in, which only this worker counts" % _slot(slot))
+        return session
 
     def current(self, slot=None) -> Session:
         """Return the session in ``slot`` ("a" when None), or raise ShuffleLabError when none was configured there."""

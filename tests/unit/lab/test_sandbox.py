@@ -146,3 +146,12 @@ def test_a_walk_of_a_small_deck_covers_every_order_of_fisher_yates():
         pass
     distribution = read_distribution(data, 5)
     assert len(distribution) == math.factorial(5) and set(distribution.values()) == {Fraction(1, math.factorial(5))}
+
+
+@pytest.mark.parametrize("seconds", ["soon", None, [1], float("nan"), True], ids=["text", "none", "list", "nan", "bool"])
+def test_a_finished_walk_with_forged_seconds_is_refused_in_one_line_not_a_crash(seconds):
+    lab = service.LabService()
+    protocol.read(lab.configure(protocol.request(TallyConfig("custom", [], 2, None, "a"))), protocol.ExactStatus)
+    walk = json.dumps({"ok": True, "data": {"orders": [[[0, 1], "1/2"], [[1, 0], "1/2"]], "seconds": seconds}})
+    status = protocol.read(lab.adopt_walk(walk), protocol.ExactStatus)
+    assert not status.available and status.reason == "seconds must be a number of seconds"
