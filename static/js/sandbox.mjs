@@ -18,7 +18,7 @@ const PYTHON_LIST = "./sandbox.toml";
 const MAX_ANSWER_CHARACTERS = 4_000_000;  // as shufflelab.lab.sandbox: 128 × 128 counts with room to spare
 const MAX_UNASKED = 50;  // messages nobody asked for before the frame is ended as misbehaving
 
-const state = { phase: "idle", loaded: 0, total: 0, error: "", startMs: 0, unasked: 0 };
+const state = { phase: "idle", loaded: 0, total: 0, error: "", unasked: 0 };
 let frame = null;
 let nextId = 1;
 const pending = new Map();
@@ -105,7 +105,6 @@ async function boot() {
   state.loaded = 0;
   state.total = 0;
   state.error = "";
-  state.startMs = performance.now();
   const sizes = await Promise.all(PYODIDE_FILES.map((name) => fetch(PYODIDE + name, { method: "HEAD" })
     .then((answer) => Number(answer.headers.get("Content-Length")) || 0).catch(() => 0)));
   state.total = sizes.reduce((a, b) => a + b, 0);
@@ -133,7 +132,6 @@ async function boot() {
   const outcome = await started;
   if (outcome.kind !== "ready") throw new Error(String(outcome.text || "the sandbox could not start").slice(0, 200));
   state.phase = "ready";
-  state.readyMs = performance.now() - state.startMs;
 }
 
 let starting = null;
