@@ -3,11 +3,10 @@
 from collections.abc import Sequence
 
 from ..errors import sentence_start
+from ..stats.fixed_points import BARS as FIXED_POINT_BARS
 from ..stats.fixed_points import fixed_point_report
 from ..stats.positions import position_report
 from ..stats.verdicts import LEVELS, format_p
-
-FIXED_POINT_BARS = 6  # bars for 0..4 fixed points and one for "5 or more"
 
 
 def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
