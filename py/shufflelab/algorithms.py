@@ -198,8 +198,9 @@ def cut_insert_steps(cards, rng, repetitions: int = 15000):
     done = 0
     while n and done < repetitions:
         for _ in range(min(CUT_INSERT_SLICE, repetitions - done)):
-            split = below(n)  # the article's floor(random * 52), for any deck size
-            # below(len(rest)), never len(rest): the top part never goes to the bottom
+            split = below(n)  # the article's floor(random * 52): its 52 is its deck's size
+            # below(len(rest)), never len(rest): the top part never goes below the rest's last
+            # card, so the bottom card never moves (README, "Algorithms")
             end = split + below(n - split)
             # the top part goes after the first (end - split) cards of the rest
             deck[:end] = deck[split:end] + deck[:split]

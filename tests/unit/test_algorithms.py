@@ -163,6 +163,15 @@ def test_cut_insert_with_a_zero_split_changes_nothing():
     assert algorithms.cut_insert(list(range(5)), ScriptedRng([0, 4]), repetitions=1) == list(range(5))
 
 
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 200), repetitions=st.integers(1, 3000), seed=st.text(min_size=1, max_size=12))
+def test_cut_insert_never_moves_the_bottom_card(n, repetitions, seed):
+    # the README's "Algorithms" and the catalog say so: the paste index is below len(rest),
+    # so the top part always goes in above the rest's last card, which is the deck's bottom card
+    order = catalog.shuffled(list(range(n)), "cut-insert", StreamRng(seed), {"repetitions": repetitions})
+    assert order[-1] == n - 1
+
+
 @pytest.mark.parametrize(
     "items, coins, expected",
     [
