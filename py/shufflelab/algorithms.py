@@ -171,9 +171,20 @@ def riffle_physical(cards, rng, passes: int = 7) -> list:
     return deck
 
 
+def riffle_physical_cut(n: int, draw: int) -> int:
+    """Return how many cards the article's cut takes off n (0 or less: none), for its draw below 9.
+
+    The article writes ``deck.length / 2 + floor(random * 9) - 4``, a float on odd decks, but
+    splice truncates a delete count toward zero and clamps a negative one to 0: for odd n,
+    m + 0.5 becomes m when m >= 0, and cuts nothing when m < 0, as m itself does. So the
+    fraction never changes a card, and the whole number n // 2 + draw - 4 is the same cut
+    (``tests/unit/test_algorithms.py`` checks every deck size up to 2,000 against the float).
+    """
+    return n // 2 + draw - 4
+
+
 def _riffle_physical_once(deck: list, rng) -> None:
-    cut = len(deck) / 2 + rng.below(9) - 4  # a float for odd decks, as in JavaScript
-    left_half = js_splice(deck, 0, cut)
+    left_half = js_splice(deck, 0, riffle_physical_cut(len(deck), rng.below(9)))
     left_count = len(left_half)
     right_count = len(deck) - rng.below(4)
     while left_count > 0:
