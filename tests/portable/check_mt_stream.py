@@ -102,7 +102,7 @@ def main(args=None) -> int:
     """Check the golden directory ``args[0]`` (default: tests/golden); return the exit status."""
     args = sys.argv[1:] if args is None else args
     golden = args[0] if args else os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden")
-    print("python: %s %s" % (sys.implementation.name, sys.version.split()[0]))
+    print("python: %s %s on %s" % (sys.implementation.name, sys.version.split()[0], sys.platform))
     report = Report()
     for part in (check_stream, check_tally):
         try:
