@@ -306,7 +306,8 @@ ALGORITHMS = tuple(register(entry) for entry in (
     ),
     Algorithm(
         "cut-insert", "Cut and insert", "seed 002",
-        "Cut the top part off at random and insert it at a random place, over and over; the top part never goes to the bottom.",
+        ("Cut the top part off at random and insert it at a random place, over and over; the top part never goes "
+         "to the bottom, so the bottom card never moves."),
         BIASED, algorithms.cut_insert, (REPETITIONS,), steps=algorithms.cut_insert_steps,
         orders="exact.orders:cut_insert", matrix="exact.matrices:cut_insert",
         method="the port, every path of one repetition enumerated; repetitions composed",

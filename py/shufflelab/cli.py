@@ -21,7 +21,7 @@ from . import catalog, custom, exact, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
-from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, DealSpec, outcome_data, play, quoted, read_link
+from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, MAX_PAGE_DECK, MAX_PLAYERS, DealSpec, outcome_data, play, quoted, read_link
 from .rng import new_seed
 from .urlquery import shown_bytes
 
@@ -81,7 +81,11 @@ def add_shuffle_options(parser: argparse.ArgumentParser) -> None:
                         help=f"jokers per pack, 0-{MAX_JOKERS_PER_PACK} (default 0)")
     parser.add_argument("--size", type=int, default=None, metavar="N",
                         help=f"items in a numbered deck, 1-{MAX_NUMBERED_SIZE} (only with --deck numbered)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    # a link the page would correct would show other cards, so "query" is null where the page can't go
+    parser.add_argument("--json", action="store_true",
+                        help=f"print JSON instead of text; its \"query\", the page's link to the deal where the "
+                             f"output has one, is null when the page cannot show the deal: a numbered deck over "
+                             f"{MAX_PAGE_DECK:,} items, or over {MAX_PLAYERS} players")
 
 
 def add_deal_options(parser: argparse.ArgumentParser) -> None:
