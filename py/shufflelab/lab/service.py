@@ -237,7 +237,7 @@ class Session:
         return Snapshot(
             self.n, trials, trials / self.busy_seconds if self.busy_seconds else 0.0,
             [list(tick) for tick in heatmap.legend(view)],
-            summarize(counts, self.tally.fixed_points, matrix),
+            summarize(counts, self.tally.fixed_points, matrix, "" if self.external else catalog.get(self.algo).model_gap(self.n)),
             heatmap.rgba(scores), flat.tobytes(), None, view,
         )
 

@@ -10,13 +10,13 @@ from ..stats.verdicts import LEVELS, format_p
 
 
 def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
-              exact_matrix: Sequence[Sequence[float]] | None = None) -> dict:
+              exact_matrix: Sequence[Sequence[float]] | None = None, model_gap: str = "") -> dict:
     """Return the lab's verdict, its figures and the fixed-point bars, as plain data.
 
     The verdict is the stronger of the position test and the fixed-point test; each has
     the 1e-9 threshold, so by the union bound their false-alarm rate at most doubles.
     """
-    positions = position_report(tally, exact_matrix)
+    positions = position_report(tally, exact_matrix, model_gap)
     fixed = fixed_point_report(fixed_points)
     strongest = max((positions["verdict"], fixed["verdict"]), key=lambda v: _strength(v["level"]))
     if positions["verdict"]["level"] == "too-few" and strongest["level"] != "biased":

@@ -183,11 +183,13 @@ def pooled_bins(expected: Sequence[float], observed: Sequence[int]) -> list[tupl
     return bins
 
 
-def position_report(tally: Sequence[Sequence[int]], exact_matrix: Sequence[Sequence[float]] | None = None) -> dict:
+def position_report(tally: Sequence[Sequence[int]], exact_matrix: Sequence[Sequence[float]] | None = None,
+                    model_gap: str = "") -> dict:
     """Return everything the page shows about a tally, as plain data.
 
     Keys: trials, cards, minimum_trials, uniform (test), deviation, verdict, and with an
-    exact matrix also exact (comparison), exact_deviation and exact_verdict.
+    exact matrix also exact (comparison), exact_deviation and exact_verdict (``model_gap``: what
+    the matrix's model leaves out of the real algorithm, see ``verdict``).
     """
     trials = tally_trials(tally)
     n = len(tally)
@@ -210,5 +212,5 @@ def position_report(tally: Sequence[Sequence[int]], exact_matrix: Sequence[Seque
         report["exact_deviation"] = exact_deviation.as_dict() if exact_deviation else None
         report["exact_verdict"] = verdict(
             comparison.p_value, trials, needed, decisive=bool(comparison.impossible),
-            log10_p_value=comparison.log10_p_value, model=True).as_dict()
+            log10_p_value=comparison.log10_p_value, model=True, model_gap=model_gap).as_dict()
     return report
