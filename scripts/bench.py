@@ -7,6 +7,8 @@ Sections (each a function, so more can be added):
   instructions  the same 52-card shuffles counted in instructions under callgrind
   tally         tally throughput (shuffle + count) for every catalog algorithm, CPython
   counting      how to count a batch of decks kept as bytes: which technique is fastest
+  false alarms  each verdict's measured false-alarm rate under correct shuffles, beside the
+                rate the README states (scripts/false_alarms.py; the pinned run and a fresh one)
   browser       in Chromium, the site on a free local port (``--cpython-only`` skips these):
     first deal, cold       a shared link's first cards on the real page (MicroPython) against
                            a bare PyScript page on Pyodide, each load in a fresh context: time
@@ -895,6 +897,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def false_alarm_section(quick: bool) -> dict:
+    """False alarms under correct shuffles: the README's pinned run beside a fresh one (scripts/false_alarms.py)."""
+    import false_alarms  # scripts/ is this script's own folder
+
+    pinned = json.loads(false_alarms.FIGURES.read_text(encoding="utf-8"))
+    print("\nThe README's figures (docs/false_alarms.json, pinned by tests/unit/test_false_alarms.py):")
+    false_alarms.print_figures(pinned)
+    fresh = false_alarms.measure(100 if quick else 1000)
+    print("\nMeasured again now, fewer watches (the same seeds, so the first watches repeat the pinned run's):")
+    false_alarms.print_figures(fresh)
+    return {"pinned": pinned, "fresh": fresh}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     repeats = max(1, args.repeats if not args.quick else min(args.repeats, 3))
@@ -906,6 +921,7 @@ def main(argv: list[str] | None = None) -> int:
     figures["instructions"] = instructions_section()
     figures["tally"] = tally_section(repeats, args.quick)
     figures["counting"] = counting_section(repeats, args.quick)
+    figures["false_alarms"] = false_alarm_section(args.quick)
     if not args.cpython_only:
         figures["browser"] = browser_sections(repeats, args.quick, None if args.baseline == "none" else args.baseline)
         lab = figures["browser"].get("pyodide_lab", {})
