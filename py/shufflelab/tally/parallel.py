@@ -16,6 +16,7 @@ port (and random-comparator's merge sort) decides what to draw next from what it
 did, so it runs in one process. CPython only (the command line's ``tally --workers``).
 """
 
+import signal
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -52,7 +53,8 @@ def split_counts(algo_id: str, n: int, params: dict | None, seed: int | str | No
     counts = [[0] * n for _ in range(n)]
     fixed_points = [0] * (n + 1)
     done = 0
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_leave_ctrl_c_to_the_parent)
+    try:
         pending = set()
         for width, drawn in _drawn_chunks(entry, n, params, seed, trials):
             pending.add(pool.submit(make_and_count, entry.id, n, params, drawn, width))
@@ -62,7 +64,17 @@ def split_counts(algo_id: str, n: int, params: dict | None, seed: int | str | No
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             done = _add_up(finished, counts, fixed_points, done, progress)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # Ctrl-C or a bug: leave the chunks still queued undone
+        raise
+    pool.shutdown()
     return counts, fixed_points
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """Ignore SIGINT in a worker: Ctrl-C reaches the whole process group, and the parent alone stops the tally (it
+    cancels the chunks still queued); a worker would only add a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _drawn_chunks(entry: catalog.Algorithm, n: int, params: dict, seed, trials: int):
