@@ -622,7 +622,7 @@ def run_tally(args: argparse.Namespace) -> int:
         progress.clear()
         # while the user's shuffle is still registered: what the exact answers model asks the catalog
         data = {"algo": session.algo, "params": session.params, "file": args.file, "seed": seed, "fresh_seed": fresh,
-                "tally_stream": TALLY_STREAM_VERSION, **verdict_data(counts, fixed_points, session.matrix),
+                "tally_stream": TALLY_STREAM_VERSION, **verdict_data(counts, fixed_points, session.summary(counts, fixed_points)),
                 "exact": _exact_data(session, args.no_exact), "workers": workers, "seconds": round(seconds, 3)}
     _print_verdict(data, _tally_header(data), args.json)
     return _verdict_status(data, f"run at least {data['minimum_shuffles']:,} shuffles (--shuffles)")
@@ -651,14 +651,13 @@ def _shuffle_to_tally(args: argparse.Namespace):
 
 def _tally_counts(session, args: argparse.Namespace, seed: str, limit, progress: Progress) -> tuple[list, list, int]:
     """Return (counts, fixed points, processes used) of ``--shuffles`` shuffles of the session's tally stream."""
-    from .lab.summary import summarize
     from .tally.parallel import can_split, split_counts
 
     total, started = args.shuffles, time.perf_counter()
 
     def show(done: int, counts, fixed_points) -> None:
         rate = done / max(time.perf_counter() - started, 1e-9)
-        level = summarize(counts, fixed_points, session.matrix)["verdict"] if progress.shown else ""
+        level = session.summary(counts, fixed_points)["verdict"] if progress.shown else ""
         progress.show(f"{done:,} of {total:,} shuffles ({done / total:.0%}), {rate:,.0f}/s, verdict so far: {level}")
 
     if args.workers > 1 and can_split(session.algo):

@@ -12,16 +12,18 @@ from .heatmap import TEXT_LEGEND, text_heat_map
 from .summary import summarize
 
 
-def verdict_data(counts: Sequence[Sequence[int]], fixed_points: Sequence[int],
-                 exact_matrix: Sequence[Sequence[float]] | None = None) -> dict:
+def verdict_data(counts: Sequence[Sequence[int]], fixed_points: Sequence[int], summary: dict | None = None) -> dict:
     """Return the counts and everything the page shows about them, as JSON-ready data.
 
+    ``summary`` is what the page shows for them (``summarize``, or a lab session's
+    ``summary``, which knows its exact matrix); without it, the counts against uniform alone.
     Keys: cards, shuffles, counts (counts[i][j]: card i at position j), fixed_points (k:
     shuffles that left k cards in place), verdict (too-few, no-bias, suspicious or biased),
     sentence, figures ([label, value] pairs), fixed_point_bars, heat_summary, and
     minimum_shuffles (the fewest for which the position test can give a verdict).
     """
-    summary = summarize(counts, fixed_points, exact_matrix)
+    if summary is None:
+        summary = summarize(counts, fixed_points)
     return {
         "cards": len(counts),
         "shuffles": sum(fixed_points),

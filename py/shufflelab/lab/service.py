@@ -234,6 +234,11 @@ class Session:
             return None
         return catalog.get(self.algo).method_for(self.n).split(":")[0]
 
+    def summary(self, counts, fixed_points) -> dict:
+        """Return the lab's verdict, figures and fixed-point bars for counts of this session's tally (``summarize``
+        with its exact matrix): what a snapshot shows, and what the command line prints for counts it split."""
+        return summarize(counts, fixed_points, self.matrix)
+
     def snapshot(self, view: str) -> Snapshot:
         """Return the counts, rate, statistics and heat-map pixels for ``view``."""
         counts, trials = self.tally.counts, self.tally.trials
@@ -251,7 +256,7 @@ class Session:
         return Snapshot(
             self.n, trials, trials / self.busy_seconds if self.busy_seconds else 0.0,
             [list(tick) for tick in heatmap.legend(view)],
-            summarize(counts, self.tally.fixed_points, matrix),
+            self.summary(counts, self.tally.fixed_points),
             heatmap.rgba(scores), flat.tobytes(), None, view,
         )
 

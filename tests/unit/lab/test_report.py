@@ -15,8 +15,8 @@ def tally_of(algo, n, trials, seed="report"):
 def test_the_data_is_the_pages_summary_with_the_counts_it_came_from():
     tally = tally_of("swap-any", 6, 3000)
     matrix = position_matrix("swap-any", 6)
-    data = verdict_data(tally.counts, tally.fixed_points, matrix)
     summary = summarize(tally.counts, tally.fixed_points, matrix)
+    data = verdict_data(tally.counts, tally.fixed_points, summary)
     assert (data["verdict"], data["sentence"], data["heat_summary"]) == (
         summary["verdict"], summary["sentence"], summary["heat_summary"])
     assert data["figures"] == [list(figure) for figure in summary["figures"]]
@@ -24,6 +24,8 @@ def test_the_data_is_the_pages_summary_with_the_counts_it_came_from():
     assert (data["cards"], data["shuffles"], data["counts"], data["fixed_points"]) == (
         6, 3000, tally.counts, tally.fixed_points)
     assert data["minimum_shuffles"] == 30  # every cell expects 5: 5 × 6
+    assert verdict_data(tally.counts, tally.fixed_points)["figures"] == [  # no summary: against uniform alone
+        list(figure) for figure in summarize(tally.counts, tally.fixed_points)["figures"]]
 
 
 def test_the_text_says_the_verdict_then_every_figure_the_heat_map_and_the_fixed_points():

@@ -353,3 +353,11 @@ def test_in_process_a_registered_users_shuffle_is_tallied_and_walked_here(only_b
     assert external.matrix is None
     with pytest.raises(ShuffleLabError, match="tallied in the sandbox"):
         external.run_for(0.05)
+
+
+def test_a_sessions_summary_is_what_its_snapshot_shows(lab):
+    configure(lab, "swap-any", 6, seed="one summary")
+    snapshot = protocol.read(lab.run_for(50, "observed"), Snapshot)
+    session = lab.current()
+    assert snapshot.summary == json.loads(json.dumps(session.summary(session.tally.counts, session.tally.fixed_points)))
+    assert any(label == "Against the exact matrix" for label, _ in snapshot.summary["figures"])
