@@ -1,7 +1,9 @@
 """The portable core on MicroPython (in Node, scripts/micropython.mjs) and on CPython: the golden vectors.
 
 tests/portable/check_core.py is one script for both interpreters; here it runs under the
-PyScript build of MicroPython that the page uses, and in-process under CPython.
+PyScript build of MicroPython that the page uses, and in-process under CPython. Tally
+stream v1 is checked the same way on Pyodide, the lab worker's Python (scripts/pyodide.mjs
+runs tests/portable/check_mt_stream.py; tests/unit/tally/test_stream_v1.py runs it on CPython).
 """
 
 import importlib.util
@@ -17,6 +19,8 @@ HARNESS = ROOT / "scripts" / "micropython.mjs"
 CHECKER = ROOT / "tests" / "portable" / "check_core.py"
 GOLDEN = ROOT / "tests" / "golden"
 LOADER = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
+PYODIDE_HARNESS = ROOT / "scripts" / "pyodide.mjs"
+PYODIDE = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
 CLOSING = re.compile(r"^portable: (\d+) passed, (\d+) failed$", re.MULTILINE)
 
 
@@ -63,3 +67,20 @@ def test_the_lab_view_model_on_micropython():
     assert done.returncode == 0, output
     passed, failed = closing_counts(done.stdout)
     assert passed >= 10 and failed == 0, output
+
+
+@pytest.mark.slow  # about 11 s here: 3.5 s to load Pyodide, then the pure generator's tallies in wasm
+def test_tally_stream_v1_on_pyodide():
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not on PATH: install Node 20+, then run `npm ci` (Pyodide comes from npm)")
+    if not PYODIDE.is_file():
+        pytest.fail(f"{PYODIDE.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
+    done = subprocess.run([node, str(PYODIDE_HARNESS), "--mount", "tests/golden=/golden",
+                           "tests/portable/check_mt_stream.py", "/golden"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
+    assert done.returncode == 0, output
+    assert "python: cpython 3." in done.stdout and " on emscripten" in done.stdout, output  # Pyodide's, not this one
+    passed, failed = closing_counts(done.stdout)
+    assert passed >= 100 and failed == 0, output

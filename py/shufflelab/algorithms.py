@@ -171,9 +171,20 @@ def riffle_physical(cards, rng, passes: int = 7) -> list:
     return deck
 
 
+def riffle_physical_cut(n: int, draw: int) -> int:
+    """Return how many cards the article's cut takes off n (0 or less: none), for its draw below 9.
+
+    The article writes ``deck.length / 2 + floor(random * 9) - 4``, a float on odd decks, but
+    splice truncates a delete count toward zero and clamps a negative one to 0: for odd n,
+    m + 0.5 becomes m when m >= 0, and cuts nothing when m < 0, as m itself does. So the
+    fraction never changes a card, and the whole number n // 2 + draw - 4 is the same cut
+    (``tests/unit/test_algorithms.py`` checks every deck size up to 2,000 against the float).
+    """
+    return n // 2 + draw - 4
+
+
 def _riffle_physical_once(deck: list, rng) -> None:
-    cut = len(deck) / 2 + rng.below(9) - 4  # a float for odd decks, as in JavaScript
-    left_half = js_splice(deck, 0, cut)
+    left_half = js_splice(deck, 0, riffle_physical_cut(len(deck), rng.below(9)))
     left_count = len(left_half)
     right_count = len(deck) - rng.below(4)
     while left_count > 0:
@@ -198,8 +209,9 @@ def cut_insert_steps(cards, rng, repetitions: int = 15000):
     done = 0
     while n and done < repetitions:
         for _ in range(min(CUT_INSERT_SLICE, repetitions - done)):
-            split = below(n)  # the article's floor(random * 52), for any deck size
-            # below(len(rest)), never len(rest): the top part never goes to the bottom
+            split = below(n)  # the article's floor(random * 52): its 52 is its deck's size
+            # below(len(rest)), never len(rest): the top part never goes below the rest's last
+            # card, so the bottom card never moves (README, "Algorithms")
             end = split + below(n - split)
             # the top part goes after the first (end - split) cards of the rest
             deck[:end] = deck[split:end] + deck[:split]

@@ -67,7 +67,8 @@ class Algorithm:
     functions ("module:function" under ``shufflelab``) or are the functions themselves:
     ``orders(n, params) -> (numerators by order, denominator)`` gives the exact whole-order
     distribution (ENUMERATE: replay the port); ``method_of(n)``, where the model depends on the
-    deck size, says what it is on n cards (None: ``method`` at every size); ``matrix(n, params, one) -> rows`` the exact
+    deck size, says what it is on n cards (None: ``method`` at every size), and ``model_gap_of(n)`` what that model
+    leaves out of the real algorithm (None: nothing); ``matrix(n, params, one) -> rows`` the exact
     card × position matrix (None: there is none, and ``no_matrix_reason`` says why);
     ``kernel`` makes bit-sliced blocks of decks and ``deck_maker`` whole decks in bulk for
     the tally (neither: the tally runs the port once per deck); ``matrix_seconds(n, params)`` is
@@ -81,12 +82,13 @@ class Algorithm:
     """
 
     __slots__ = ("id", "name", "source", "description", "verdict", "port", "params", "orders", "matrix",
-                 "no_matrix_reason", "method", "method_of", "kernel", "deck_maker", "matrix_seconds", "matrix_steps",
-                 "steps", "builtin")
+                 "no_matrix_reason", "method", "method_of", "model_gap_of", "kernel", "deck_maker", "matrix_seconds",
+                 "matrix_steps", "steps", "builtin")
 
     def __init__(self, id: str, name: str, source: str, description: str, verdict: str, port,
                  params: tuple = (), orders=ENUMERATE, matrix=None, no_matrix_reason: str = "",
-                 method: str = "", method_of=None, kernel=None, deck_maker=None, matrix_seconds=None, matrix_steps=None,
+                 method: str = "", method_of=None, model_gap_of=None, kernel=None, deck_maker=None, matrix_seconds=None,
+                 matrix_steps=None,
                  steps=None, builtin: bool = False) -> None:
         self.id = id
         self.name = name
@@ -100,6 +102,7 @@ class Algorithm:
         self.no_matrix_reason = no_matrix_reason
         self.method = method or ENUMERATED
         self.method_of = method_of
+        self.model_gap_of = model_gap_of
         self.kernel = kernel
         self.deck_maker = deck_maker
         self.matrix_seconds = matrix_seconds
@@ -145,6 +148,11 @@ class Algorithm:
         """Return what the exact answers on n cards model: ``method_of(n)`` if the model depends on the size, else ``method``."""
         method_of = self.resolve("method_of")
         return self.method if method_of is None else method_of(n)
+
+    def model_gap(self, n: int) -> str:
+        """Return what the exact model on n cards leaves out of the real algorithm ('' for a model of the algorithm itself)."""
+        model_gap_of = self.resolve("model_gap_of")
+        return "" if model_gap_of is None else model_gap_of(n)
 
     def resolve(self, part: str):
         """Return the analysis function an entry names for ``part`` (None where it has none)."""
@@ -291,7 +299,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         orders="exact.orders:c_rand", matrix="exact.matrices:c_rand",
         method=("the real ANSI rand() over all 2^32 srand seeds on 1, 2, 4, 8 or 16 cards; an ideal rand() on other "
                 "sizes (each rand() % n distributed as 0..32767 fall modulo n; the LCG's correlations left out)"),
-        method_of="exact.crand:method",
+        method_of="exact.crand:method", model_gap_of="exact.crand:model_gap",
         matrix_seconds="exact.matrices:c_rand_seconds", matrix_steps="exact.matrices:c_rand_steps",
         kernel="tally.kernels:c_rand_block", builtin=True,
     ),
@@ -306,7 +314,8 @@ ALGORITHMS = tuple(register(entry) for entry in (
     ),
     Algorithm(
         "cut-insert", "Cut and insert", "seed 002",
-        "Cut the top part off at random and insert it at a random place, over and over; the top part never goes to the bottom.",
+        ("Cut the top part off at random and insert it at a random place, over and over; the top part never goes "
+         "to the bottom, so the bottom card never moves."),
         BIASED, algorithms.cut_insert, (REPETITIONS,), steps=algorithms.cut_insert_steps,
         orders="exact.orders:cut_insert", matrix="exact.matrices:cut_insert",
         method="the port, every path of one repetition enumerated; repetitions composed",

@@ -31,6 +31,8 @@ from .link import (
     DEFAULT_CARDS_EACH,
     DEFAULT_PLAYERS,
     LAB_MAX_N,
+    MAX_PAGE_DECK,
+    MAX_PLAYERS,
     MAX_TALLY_SEED_LENGTH,
     DealSpec,
     outcome_data,
@@ -102,7 +104,11 @@ def add_shuffle_options(parser: argparse.ArgumentParser) -> None:
                         help=f"jokers per pack, 0-{MAX_JOKERS_PER_PACK} (default 0)")
     parser.add_argument("--size", type=int, default=None, metavar="N",
                         help=f"items in a numbered deck, 1-{MAX_NUMBERED_SIZE} (only with --deck numbered)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    # a link the page would correct would show other cards, so "query" is null where the page can't go
+    parser.add_argument("--json", action="store_true",
+                        help=f"print JSON instead of text; its \"query\", the page's link to the deal where the "
+                             f"output has one, is null when the page cannot show the deal: a numbered deck over "
+                             f"{MAX_PAGE_DECK:,} items, or over {MAX_PLAYERS} players")
 
 
 def add_deal_options(parser: argparse.ArgumentParser) -> None:

@@ -125,11 +125,21 @@ def test_riffle_physical_one_pass_with_its_first_drop_empty():
     assert rng.exhausted
 
 
-def test_riffle_physical_odd_deck_cuts_at_a_fraction_truncated():
-    # 7/2 + 0 - 4 = -0.5: JavaScript truncates the delete count to 0, so nothing is cut
+def test_riffle_physical_odd_deck_with_the_lowest_draw_cuts_nothing():
+    # 7 // 2 + 0 - 4 = -1 cuts nothing, as the article's 7/2 + 0 - 4 = -0.5 does (truncated to 0)
     rng = ScriptedRng([0, 0])
     assert algorithms.riffle_physical(list(range(7)), rng, passes=1) == list(range(7))
     assert rng.exhausted
+
+
+@pytest.mark.parametrize("sizes", [range(0, 2001), [99_999, 100_001]], ids=["to 2000", "large"])
+def test_riffle_physical_whole_number_cut_is_the_articles_fractional_cut(sizes):
+    # the article's deck.length / 2 is a float on odd decks; splice reads a delete count as
+    # JavaScript does (truncated, a negative one clamped to 0), so the fraction never counts
+    for n in sizes:
+        for draw in range(9):
+            article_cut = js_splice(list(range(n)), 0, n / 2 + draw - 4)
+            assert js_splice(list(range(n)), 0, algorithms.riffle_physical_cut(n, draw)) == article_cut, (n, draw)
 
 
 class RecordingRng(ScriptedRng):
@@ -161,6 +171,15 @@ def test_cut_insert_pastes_the_top_part_anywhere_but_the_bottom():
 
 def test_cut_insert_with_a_zero_split_changes_nothing():
     assert algorithms.cut_insert(list(range(5)), ScriptedRng([0, 4]), repetitions=1) == list(range(5))
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 200), repetitions=st.integers(1, 3000), seed=st.text(min_size=1, max_size=12))
+def test_cut_insert_never_moves_the_bottom_card(n, repetitions, seed):
+    # the README's "Algorithms" and the catalog say so: the paste index is below len(rest),
+    # so the top part always goes in above the rest's last card, which is the deck's bottom card
+    order = catalog.shuffled(list(range(n)), "cut-insert", StreamRng(seed), {"repetitions": repetitions})
+    assert order[-1] == n - 1
 
 
 @pytest.mark.parametrize(

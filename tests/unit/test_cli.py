@@ -44,6 +44,31 @@ def test_deal_json_matches_the_page_link(capsys):
     assert len(data["order"]) == 106 and [len(h) for h in data["hands"]] == [7, 7, 7]
 
 
+@pytest.mark.parametrize("argv, page_can_show", [
+    (["shuffle", "--deck", "numbered", "--size", "1000"], True),
+    (["shuffle", "--deck", "numbered", "--size", "1001"], False),
+    (["deal", "--players", "52", "--cards-each", "1"], True),
+    (["deal", "--players", "53", "--cards-each", "0"], False),
+])
+def test_query_is_null_exactly_where_the_page_cannot_show_the_deal(capsys, argv, page_can_show):
+    # the README and --help say so: the page's links stop at 1,000 numbered items and 52 players,
+    # and a link it would correct (with a notice) would show other cards
+    status, out, _ = run(capsys, *argv, "--seed", "limits", "--json")
+    data = json.loads(out)
+    assert status == 0
+    if page_can_show:
+        link, notices = read_link(data["query"])
+        assert notices == [] and play(link.deal).order == data["order"]
+    else:
+        assert data["query"] is None
+
+
+def test_json_help_says_when_query_is_null(capsys):
+    with pytest.raises(SystemExit):
+        main(["shuffle", "--help"])
+    assert "null when the page cannot show the deal" in " ".join(capsys.readouterr().out.split())
+
+
 def test_without_a_seed_a_fresh_one_is_drawn_and_printed(capsys):
     _, first, _ = run(capsys, "shuffle", "--json")
     _, second, _ = run(capsys, "shuffle", "--json")

@@ -40,6 +40,11 @@ def is_real_rand_size(n: int) -> bool:
     return 1 <= n <= MAX_REAL_RAND_CARDS and n & (n - 1) == 0
 
 
+def model_gap(n: int) -> str:
+    """Return what c-rand's exact model on n cards leaves out of the real generator ('' when it leaves out nothing)."""
+    return "" if is_real_rand_size(n) else f"the correlations of {REAL_RAND}'s LCG, which {IDEAL_RAND} does not have"
+
+
 def model_name(n: int) -> str:
     """Return which rand() c-rand's exact answer on n cards models: the real one or an ideal one."""
     return REAL_RAND if is_real_rand_size(n) else IDEAL_RAND

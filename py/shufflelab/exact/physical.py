@@ -25,8 +25,7 @@ PHYSICAL_SECONDS_AT_52 = 15.0  # a first 52-card matrix, CPython 3.11 here (66 s
 
 def physical_cut(deck: list, cut_draw: int, right_draw: int) -> tuple[list, int, int]:
     """Cut as the port does: return (left half, left_count, right_count); ``deck`` keeps the rest."""
-    cut = len(deck) / 2 + cut_draw - 4  # a float for odd decks, as in JavaScript
-    left_half = algorithms.js_splice(deck, 0, cut)
+    left_half = algorithms.js_splice(deck, 0, algorithms.riffle_physical_cut(len(deck), cut_draw))
     return left_half, len(left_half), len(deck) - right_draw
 
 

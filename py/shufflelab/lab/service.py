@@ -237,7 +237,8 @@ class Session:
     def summary(self, counts, fixed_points) -> dict:
         """Return the lab's verdict, figures and fixed-point bars for counts of this session's tally (``summarize``
         with its exact matrix): what a snapshot shows, and what the command line prints for counts it split."""
-        return summarize(counts, fixed_points, self.matrix)
+        return summarize(counts, fixed_points, self.matrix,
+                         "" if self.external else catalog.get(self.algo).model_gap(self.n))
 
     def snapshot(self, view: str) -> Snapshot:
         """Return the counts, rate, statistics and heat-map pixels for ``view``."""

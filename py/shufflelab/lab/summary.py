@@ -3,21 +3,20 @@
 from collections.abc import Sequence
 
 from ..errors import sentence_start
+from ..stats.fixed_points import BARS as FIXED_POINT_BARS
 from ..stats.fixed_points import fixed_point_report
 from ..stats.positions import position_report
 from ..stats.verdicts import LEVELS, format_p
 
-FIXED_POINT_BARS = 6  # bars for 0..4 fixed points and one for "5 or more"
-
 
 def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
-              exact_matrix: Sequence[Sequence[float]] | None = None) -> dict:
+              exact_matrix: Sequence[Sequence[float]] | None = None, model_gap: str = "") -> dict:
     """Return the lab's verdict, its figures and the fixed-point bars, as plain data.
 
     The verdict is the stronger of the position test and the fixed-point test; each has
     the 1e-9 threshold, so by the union bound their false-alarm rate at most doubles.
     """
-    positions = position_report(tally, exact_matrix)
+    positions = position_report(tally, exact_matrix, model_gap)
     fixed = fixed_point_report(fixed_points)
     strongest = max((positions["verdict"], fixed["verdict"]), key=lambda v: _strength(v["level"]))
     if positions["verdict"]["level"] == "too-few" and strongest["level"] != "biased":

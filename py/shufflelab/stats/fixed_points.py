@@ -1,9 +1,13 @@
 """Fixed points: how many cards a shuffle leaves in place, against the rencontres numbers.
 
-The histogram of fixed points per shuffle is tested against D(n, k)/n! by Pearson, the
-small tail bins pooled, together with the exact probability that every shuffle was a
-derangement (how Sattolo's algorithm shows itself at once); the two are combined by
-Bonferroni (×2).
+The histogram of fixed points per shuffle is tested against D(n, k)/n! bar by bar, on the
+bars the page draws: 0, 1, 2, 3, 4 and "5 or more" cards in place. Each bar's count is
+exactly Binomial(N, P(bar)), so its two-sided p-value, 2 × the smaller exact tail, is never
+below the chance of so extreme a count; the bars are combined by Bonferroni (× the bars
+tested). So P(p ≤ α) ≤ α for every α and every N, small counts included: the verdict's
+false-alarm rate is at most its threshold (1e-9 for "biased") by the union bound alone, with
+no chi-square approximation. Every shuffle a derangement (how Sattolo's algorithm shows
+itself at once) is bar 0's upper tail, P(0 fixed points)^N.
 """
 
 import math
@@ -11,8 +15,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..errors import ShuffleLabError
-from .chi2 import ChiSquare, chi_square
-from .verdicts import BIASED_P, MIN_EXPECTED, verdict
+from .binomial import log10_two_sided
+from .verdicts import MIN_EXPECTED, verdict
+
+BARS = 6  # 0, 1, 2, 3, 4 and "5 or more" fixed points: the bars the lab draws, fixed before any data
+# The tails' logarithms carry a relative error below 1e-5 at a billion shuffles (lgamma's
+# cancellation, checked against SciPy); the p-value is raised by this margin to stay conservative.
+LOG10_MARGIN = math.log10(1 + 1e-4)
 
 
 def derangements(m: int) -> int:
@@ -31,6 +40,15 @@ def fixed_point_distribution(n: int) -> list[Fraction]:
     return [Fraction(math.comb(n, k) * derangements(n - k), total) for k in range(n + 1)]
 
 
+def fixed_point_bars(n: int) -> list[tuple[int, int]]:
+    """Return the tested bars as (first k, last k) ranges: 0..4 one by one, then 5..n together."""
+    last = BARS - 1
+    bars = [(k, k) for k in range(min(last, n + 1))]
+    if n >= last:
+        bars.append((last, n))
+    return bars
+
+
 def fixed_point_report(histogram: Sequence[int]) -> dict:
     """Return the fixed-point histogram against uniform (h[k] = shuffles with k fixed points), as plain data."""
     n = len(histogram) - 1
@@ -42,14 +60,13 @@ def fixed_point_report(histogram: Sequence[int]) -> dict:
     probabilities = fixed_point_distribution(n)
     expected = [trials * float(p) for p in probabilities]
     impossible = [k for k, count in enumerate(histogram) if count and probabilities[k] == 0]
-    pearson = _fixed_point_chi_square(histogram, probabilities, trials)
-    log_all_deranged = _log_all_deranged(histogram, probabilities, trials)
-    log_p = min(pearson.log10_p_value, log_all_deranged) + math.log10(2)
+    bar_logs = _bar_log10_p_values(histogram, probabilities, trials)
+    log_p = (min(bar_logs) + math.log10(len(bar_logs)) + LOG10_MARGIN) if bar_logs else 0.0
     if impossible:
         log_p = -math.inf
-    p_value = min(1.0, 10 ** log_p) if math.isfinite(log_p) else 0.0
+    log_p = min(0.0, log_p)
+    p_value = 10 ** log_p if math.isfinite(log_p) else 0.0
     needed = _fixed_point_minimum(probabilities)
-    decisive = bool(impossible) or log_all_deranged + math.log10(2) < math.log10(BIASED_P)
     return {
         "trials": trials,
         "cards": n,
@@ -58,37 +75,28 @@ def fixed_point_report(histogram: Sequence[int]) -> dict:
         "probabilities": [float(p) for p in probabilities],
         "mean_observed": (sum(k * c for k, c in enumerate(histogram)) / trials) if trials else None,
         "mean_expected": 1.0 if n >= 1 else 0.0,
-        "chi_square": pearson.as_dict(),
+        "bars_tested": len(bar_logs),
         "p_value": p_value,
-        "log10_p_value": min(0.0, log_p),
+        "log10_p_value": log_p,
         "minimum_trials": needed,
         "impossible": impossible,
-        "verdict": verdict(p_value, trials, needed, decisive=decisive, log10_p_value=min(0.0, log_p)).as_dict(),
-        "explanation": _fixed_point_explanation(histogram, probabilities, trials, impossible, log_all_deranged),
+        # exact tails: a p-value below the threshold means the same at any count
+        "verdict": verdict(p_value, trials, needed, decisive=True, log10_p_value=log_p).as_dict(),
+        "explanation": _fixed_point_explanation(histogram, probabilities, trials, impossible,
+                                                _log_all_deranged(histogram, probabilities, trials)),
     }
 
 
-def _fixed_point_chi_square(histogram: Sequence[int], probabilities: list[Fraction], trials: int) -> ChiSquare:
+def _bar_log10_p_values(histogram: Sequence[int], probabilities: list[Fraction], trials: int) -> list[float]:
+    """Return each testable bar's exact two-sided log10 p-value (a bar of probability 0 or 1 says nothing)."""
+    logs = []
     if trials == 0:
-        return ChiSquare(0.0, 0, 1.0, 0.0)
-    # pool from the top: many fixed points are rare, so the tail bins are merged first
-    bins: list[tuple[float, int]] = []
-    tail = (0.0, 0)
-    for k in range(len(histogram) - 1, -1, -1):
-        if probabilities[k] == 0:
-            continue
-        tail = (tail[0] + trials * float(probabilities[k]), tail[1] + histogram[k])
-        if tail[0] >= MIN_EXPECTED:
-            bins.append(tail)
-            tail = (0.0, 0)
-    if tail[0] > 0:
-        if bins:
-            expected, observed = bins.pop()
-            bins.append((expected + tail[0], observed + tail[1]))
-        else:
-            bins.append(tail)
-    statistic = sum((o - e) ** 2 / e for e, o in bins)
-    return chi_square(statistic, len(bins) - 1)
+        return logs
+    for first, last in fixed_point_bars(len(histogram) - 1):
+        probability = sum(probabilities[first:last + 1])
+        if 0 < probability < 1:
+            logs.append(log10_two_sided(sum(histogram[first:last + 1]), trials, float(probability)))
+    return logs
 
 
 def _log_all_deranged(histogram: Sequence[int], probabilities: list[Fraction], trials: int) -> float:

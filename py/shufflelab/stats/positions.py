@@ -10,7 +10,8 @@ starting in order put card i at position j; every row and column sums to N.
   freedom; its mean is exactly (n−1)² for every N.
 * **Against an exact matrix** P: row i of the tally is exactly Multinomial(N, P[i]),
   since each shuffle places card i independently of the others. Each row gets a
-  Pearson test (cells with expectation below 5 pooled, df = bins − 1); a count in a
+  Cressie–Read (λ = 2/3) power-divergence test (cells pooled by expectation alone,
+  before any count is read, until each bin expects 5; df = bins − 1); a count in a
   cell the model says is impossible is a certain mismatch. The n row p-values are
   combined by Bonferroni: p = min(1, n · min pᵢ), valid however the rows depend.
 """
@@ -22,6 +23,11 @@ from dataclasses import asdict, dataclass, field
 from ..errors import ShuffleLabError
 from .chi2 import ChiSquare, chi_square
 from .verdicts import MIN_EXPECTED, Verdict, verdict
+
+# An expectation this close to MIN_EXPECTED reaches it: N/52 at N = 260 computes as
+# 4.999999999999993, and float error must not decide which cells are pooled.
+POOL_TOLERANCE = 1e-9
+CRESSIE_READ_LAMBDA = 2 / 3  # Cressie & Read (1984): the power divergence closest to χ² at small counts
 
 
 @dataclass(frozen=True)
@@ -132,31 +138,58 @@ def _log10_bonferroni(tally, matrix, trials: int, card: int, n: int) -> float:
 
 
 def _row_test(counts: Sequence[int], probabilities: Sequence[float], trials: int) -> ChiSquare:
-    """Return Pearson's test of one multinomial row, pooling cells expecting under MIN_EXPECTED."""
-    total = sum(float(p) for p in probabilities if float(p) > 0)
+    """Return the Cressie–Read test of one multinomial row, its cells pooled by expectation alone (pooled_bins)."""
+    cells = [(float(p), count) for p, count in zip(probabilities, counts) if float(p) > 0]
+    total = sum(p for p, _ in cells)
     if trials == 0 or total <= 0:
         return ChiSquare(0.0, 0, 1.0, 0.0)
-    cells = sorted((trials * float(p) / total, count) for p, count in zip(probabilities, counts) if float(p) > 0)
-    bins = _pool_small(cells)
-    statistic = sum((observed - expected) ** 2 / expected for expected, observed in bins)
-    return chi_square(statistic, len(bins) - 1)
+    bins = pooled_bins([trials * p / total for p, _ in cells], [count for _, count in cells])
+    return chi_square(cressie_read(bins), len(bins) - 1)
 
 
-def _pool_small(cells: list[tuple[float, int]]) -> list[tuple[float, int]]:
-    """Merge (expected, observed) cells, smallest first, until every bin expects MIN_EXPECTED or one is left."""
-    bins = list(cells)  # sorted by expectation, smallest first
-    while len(bins) > 1 and bins[0][0] < MIN_EXPECTED:
-        (e1, o1), (e2, o2) = bins[0], bins[1]
-        merged = (e1 + e2, o1 + o2)
-        bins = sorted([merged] + bins[2:])
+def cressie_read(bins: Sequence[tuple[float, int]]) -> float:
+    """Return the power divergence 2/(λ(λ+1)) Σ O((O/E)^λ − 1) with λ = 2/3 of (expected, observed) bins.
+
+    Asymptotically χ² like Pearson's X², but at small counts Pearson's tail is too thin at a
+    per-row Bonferroni level, and this one's is not (scripts/false_alarms.py measures the
+    lab's rates; the README gives them).
+    """
+    scale = 2 / (CRESSIE_READ_LAMBDA * (CRESSIE_READ_LAMBDA + 1))
+    return scale * sum(observed * math.expm1(CRESSIE_READ_LAMBDA * math.log(observed / expected))
+                       for expected, observed in bins if observed)
+
+
+def pooled_bins(expected: Sequence[float], observed: Sequence[int]) -> list[tuple[float, int]]:
+    """Return (expected, observed) bins that each expect MIN_EXPECTED, pooled by a rule that never reads ``observed``.
+
+    Cells are taken in order of expectation (ties by position) and gathered until a bin
+    reaches MIN_EXPECTED, within POOL_TOLERANCE; what is left over joins the last full bin.
+    Which cells share a bin therefore depends on the model and N only, never on the counts.
+    """
+    order = sorted(range(len(expected)), key=lambda cell: (expected[cell], cell))
+    bins: list[tuple[float, int]] = []
+    gathered, seen = 0.0, 0
+    for cell in order:
+        gathered, seen = gathered + expected[cell], seen + observed[cell]
+        if gathered >= MIN_EXPECTED * (1 - POOL_TOLERANCE):
+            bins.append((gathered, seen))
+            gathered, seen = 0.0, 0
+    if gathered > 0:
+        if bins:
+            last_expected, last_observed = bins.pop()
+            bins.append((last_expected + gathered, last_observed + seen))
+        else:
+            bins.append((gathered, seen))
     return bins
 
 
-def position_report(tally: Sequence[Sequence[int]], exact_matrix: Sequence[Sequence[float]] | None = None) -> dict:
+def position_report(tally: Sequence[Sequence[int]], exact_matrix: Sequence[Sequence[float]] | None = None,
+                    model_gap: str = "") -> dict:
     """Return everything the page shows about a tally, as plain data.
 
     Keys: trials, cards, minimum_trials, uniform (test), deviation, verdict, and with an
-    exact matrix also exact (comparison), exact_deviation and exact_verdict.
+    exact matrix also exact (comparison), exact_deviation and exact_verdict (``model_gap``: what
+    the matrix's model leaves out of the real algorithm, see ``verdict``).
     """
     trials = tally_trials(tally)
     n = len(tally)
@@ -179,5 +212,5 @@ def position_report(tally: Sequence[Sequence[int]], exact_matrix: Sequence[Seque
         report["exact_deviation"] = exact_deviation.as_dict() if exact_deviation else None
         report["exact_verdict"] = verdict(
             comparison.p_value, trials, needed, decisive=bool(comparison.impossible),
-            log10_p_value=comparison.log10_p_value, model=True).as_dict()
+            log10_p_value=comparison.log10_p_value, model=True, model_gap=model_gap).as_dict()
     return report

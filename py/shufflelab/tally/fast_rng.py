@@ -1,7 +1,11 @@
 """The tally's fast source: exactly unbiased draws from a Mersenne Twister, grouped for speed.
 
 CPython and Pyodide only. A seeded tally (``tseed``) is part of a lab link: what this
-source draws for a seed is frozen as tally stream v1 by tests/golden/tally_v1.json.
+source draws for a seed is frozen as tally stream v1 by tests/golden/tally_v1.json, and
+its Mersenne Twister is written down in ``stream_v1`` (tests/golden/mt_stream_v1.json).
+A seeded source draws from ``random.Random`` while it still draws tally stream v1, else
+from ``stream_v1.MersenneTwister``: CPython does not promise to keep ``random.Random``'s
+numbers, and a link's tally seed must count the same shuffles on any future Python.
 """
 
 import random as _stdlib_random
@@ -10,9 +14,34 @@ from itertools import chain
 from math import prod
 
 from ..rng import WORD_BITS, check_bound
+from . import stream_v1
 
 _COIN_BYTES = tuple(bytes((b >> k) & 1 for k in range(8)) for b in range(256))  # a byte's bits, lowest first
 GROUP_BITS = 120  # bits per exact draw (fewest instructions of 30-512 under callgrind): 52 cards take three draws
+_stdlib_checked = []  # [True or False] once random.Random has been checked against stream_v1.CHECK
+
+
+def stdlib_draws_stream_v1() -> bool:
+    """True when this Python's ``random.Random`` draws tally stream v1 (checked once, on first use)."""
+    if not _stdlib_checked:
+        _stdlib_checked.append(stream_v1.agrees(_stdlib_random.Random))
+    return _stdlib_checked[0]
+
+
+def mersenne_twister(seed: int | str | None):
+    """Return a generator with ``getrandbits`` and ``random`` that draws tally stream v1 for ``seed``.
+
+    ``random.Random`` while it agrees with ``stream_v1.CHECK`` (C speed), else the pure
+    ``stream_v1.MersenneTwister`` (the same numbers, about 100 times slower per word). Without a seed
+    nothing is promised, so it is always ``random.Random``, seeded from the system.
+    """
+    if seed is None:
+        return _stdlib_random.Random()
+    if not isinstance(seed, int | str):
+        raise TypeError(f"a tally seed is text or a whole number, not {seed!r}")
+    if stdlib_draws_stream_v1():
+        return _stdlib_random.Random(seed)
+    return stream_v1.MersenneTwister(seed)
 
 
 class FastRng:
@@ -26,7 +55,7 @@ class FastRng:
     """
 
     def __init__(self, seed: int | str | None = None) -> None:
-        self._generator = _stdlib_random.Random(seed)
+        self._generator = mersenne_twister(seed)
         self._getrandbits = self._generator.getrandbits
         self.random = self._generator.random
         self._spare_bytes = b""

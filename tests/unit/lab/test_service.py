@@ -313,6 +313,20 @@ def test_c_rand_says_which_rand_its_exact_answers_model(lab):
     assert configure(lab, "swap-any", 4).model is None  # one model at every size: nothing to say
 
 
+@pytest.mark.parametrize(("n", "named"), [(6, True), (4, False)])
+def test_c_rand_against_an_ideal_rand_is_worded_as_the_generator_not_a_faulty_implementation(lab, n, named):
+    """At 6 cards the model is an ideal rand(): a difference is the real LCG's correlations showing. At 4 it is
+    the real generator's own answer, so a difference there is a real mismatch."""
+    assert configure(lab, "c-rand", n).available
+    session = lab.current()
+    session.tally.counts = [[1000 if card == position else 0 for position in range(n)] for card in range(n)]
+    session.tally.trials = 1000  # every card stayed put: nothing like either model
+    figures = dict(protocol.read(lab.snapshot("observed"), Snapshot).summary["figures"])
+    against = figures["Against the exact matrix"]
+    assert ("not a faulty implementation" in against) is named
+    assert ("does not match its exact model" in against) is not named
+
+
 # --- the command line's sessions: the same session, finished in one go ------------------------------------------------
 
 

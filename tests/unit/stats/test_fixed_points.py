@@ -6,7 +6,7 @@ from itertools import permutations
 
 import pytest
 
-from shufflelab.stats.fixed_points import fixed_point_distribution, fixed_point_report
+from shufflelab.stats.fixed_points import fixed_point_bars, fixed_point_distribution, fixed_point_report
 from shufflelab.tally import FastRng
 
 from .helpers import fixed_point_histogram
@@ -43,8 +43,42 @@ def test_n_minus_one_fixed_points_is_impossible():
     assert report["impossible"] == [9] and report["verdict"]["level"] == "biased"
 
 
-def test_fixed_point_pooling_and_degrees_of_freedom():
-    rng = FastRng(3)
-    report = fixed_point_report(fixed_point_histogram("fisher-yates", 52, 400, rng))
-    assert 2 <= report["chi_square"]["df"] <= 5
+def test_the_tested_bars_are_the_drawn_bars_fixed_before_any_data():
+    assert fixed_point_bars(52) == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 52)]
+    assert fixed_point_bars(3) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    report = fixed_point_report(fixed_point_histogram("fisher-yates", 52, 400, FastRng(3)))
+    assert report["bars_tested"] == 6
     assert sum(report["expected"]) == pytest.approx(400)
+
+
+def _compositions(total, parts):
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first,) + rest
+
+
+@pytest.mark.parametrize(("n", "trials"), [(4, 14), (6, 12), (8, 9)])
+def test_no_threshold_is_crossed_more_often_than_it_says_exactly_enumerated(n, trials):
+    """Every histogram of ``trials`` fair shuffles, with its exact multinomial chance: P(p <= a) <= a for every a."""
+    probabilities = fixed_point_distribution(n)
+    possible = [k for k in range(n + 1) if probabilities[k]]
+    outcomes = []
+    for counts in _compositions(trials, len(possible)):
+        histogram = [0] * (n + 1)
+        for k, count in zip(possible, counts):
+            histogram[k] = count
+        chance = Fraction(math.factorial(trials))
+        for k, count in zip(possible, counts):
+            chance = chance * probabilities[k] ** count / math.factorial(count)
+        outcomes.append((fixed_point_report(histogram)["p_value"], chance))
+    assert sum(chance for _, chance in outcomes) == 1
+    outcomes.sort(key=lambda outcome: outcome[0])
+    crossed = Fraction(0)
+    for p_value, chance in outcomes:
+        crossed += chance
+        # every level a p-value can take: the chance of reaching it is no more than the level
+        assert crossed <= Fraction(p_value) * (1 + Fraction(1, 10**12)) or p_value >= 1
+    assert outcomes[0][0] < 1e-3  # the enumeration reaches small p-values, so the check above has teeth

@@ -3,11 +3,20 @@
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from shufflelab.errors import ShuffleLabError
 from shufflelab.exact.matrices import position_matrix
-from shufflelab.stats.positions import _pool_small, chi_square_exact, chi_square_uniform, largest_deviation, position_report
+from shufflelab.stats.positions import (
+    chi_square_exact,
+    chi_square_uniform,
+    cressie_read,
+    largest_deviation,
+    pooled_bins,
+    position_report,
+)
 from shufflelab.stats.verdicts import MIN_EXPECTED
 from shufflelab.tally import FastRng
 
@@ -107,9 +116,26 @@ def test_a_count_in_an_impossible_cell_is_a_certain_mismatch():
 
 
 def test_row_pooling_keeps_every_bin_at_five_expected():
-    bins = _pool_small(sorted([(0.1, 1), (0.2, 0), (3.0, 4), (10.0, 9), (20.0, 20)]))
+    bins = pooled_bins([20.0, 0.1, 3.0, 0.2, 10.0], [20, 1, 4, 0, 9])
     assert all(expected >= MIN_EXPECTED for expected, _ in bins)
     assert sum(o for _, o in bins) == 34
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0.01, 30), min_size=1, max_size=30), st.data())
+def test_which_cells_pool_never_depends_on_the_counts(expected, data):
+    first = data.draw(st.lists(st.integers(0, 50), min_size=len(expected), max_size=len(expected)))
+    second = data.draw(st.lists(st.integers(0, 50), min_size=len(expected), max_size=len(expected)))
+    assert [e for e, _ in pooled_bins(expected, first)] == [e for e, _ in pooled_bins(expected, second)]
+
+
+def test_an_expectation_a_rounding_error_below_five_is_not_pooled():
+    trials, n = 260, 52
+    matrix = position_matrix("fisher-yates", n)  # 1/52 as sums of products: some cells compute below it
+    for row in matrix:
+        expected = [trials * float(p) for p in row]
+        assert len(pooled_bins(expected, [5] * n)) == n
+    assert min(trials * float(p) for row in matrix for p in row) < MIN_EXPECTED
 
 
 def test_report_with_exact_matrix_is_plain_data():
@@ -119,3 +145,16 @@ def test_report_with_exact_matrix_is_plain_data():
     assert report["exact_verdict"]["level"] == "matches"
     assert report["verdict"]["level"] == "biased"
     assert isinstance(report["exact"]["row_p_values"], list)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.5, 1e6), st.integers(0, 10**6)), min_size=2, max_size=20))
+def test_cressie_read_is_scipys_power_divergence(cells):
+    expected = [e for e, _ in cells]
+    observed = [o for _, o in cells]
+    total = sum(observed)
+    if total == 0:
+        return
+    scaled = [e * total / sum(expected) for e in expected]  # the statistic compares counts with the same total
+    theirs = scipy_stats.power_divergence(observed, scaled, lambda_="cressie-read").statistic
+    assert cressie_read(list(zip(scaled, observed))) == pytest.approx(theirs, rel=1e-9, abs=1e-9)
