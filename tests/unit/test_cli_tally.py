@@ -70,6 +70,7 @@ def the_pages_lab(algo, n, params, seed, shuffles):
     ("random-comparator", 5, [], 3000),  # a walk the page steps through, with the distance
     ("riffle-physical", 12, [["passes", 3]], 2000),  # a matrix computed in steps
     ("fisher-yates", 52, [], 70_000),  # across a block of the kernel
+    ("c-rand", 6, [], 5000),  # a model that depends on the deck size (an ideal rand()'s at 6 cards), and its gap
 ])
 def test_tally_says_what_the_pages_lab_says_for_the_same_tally_seed(capsys, algo, n, params, shuffles):
     status, snapshot = the_pages_lab(algo, n, params, "the page", shuffles)
