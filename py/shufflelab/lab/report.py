@@ -52,8 +52,8 @@ def heat_map_lines(counts: Sequence[Sequence[int]], shuffles: int) -> list[str]:
     """Return the heat map of observed ÷ uniform (the page's first view) as text, with its legend."""
     k, rows = text_heat_map(counts, shuffles)
     what = "one character per card (row) and position (column)" if k == 1 else (
-        f"one character per block of {k} cards (rows) × {k} positions (columns); row r starts at card r, "
-        f"column c holds positions {k}c to {k}c+{k - 1}")
+        f"one character per block of {k} cards (rows, each labelled with its first card) × {k} positions "
+        f"(columns: column c holds positions {k}c to {k}c+{k - 1})")
     return [f"Heat map, observed ÷ uniform: {what}.", *(f"  {line}" for line in TEXT_LEGEND), *rows]
 
 
