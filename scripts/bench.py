@@ -9,6 +9,8 @@ Sections (each a function, so more can be added):
   counting      how to count a batch of decks kept as bytes: which technique is fastest
   false alarms  each verdict's measured false-alarm rate under correct shuffles, beside the
                 rate the README states (scripts/false_alarms.py; the pinned run and a fresh one)
+  cli           `tally` of 1,000,000 shuffles with --workers 1 and 2 side by side, and `audit` of a
+                file of 1,000,000 orders of 52 cards (made here), as a user runs them
   browser       in Chromium, the site on a free local port (``--cpython-only`` skips these):
     first deal, cold       a shared link's first cards on the real page (MicroPython) against
                            a bare PyScript page on Pyodide, each load in a fresh context: time
@@ -33,10 +35,14 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import platform
 import random
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -269,6 +275,74 @@ def print_tally_table(rows: list[dict], repeats: int, browser_rows: list[dict]) 
     )
     verdict = "meets" if fisher_yates >= TALLY_TARGET_PER_SECOND else "MISSES"
     print(f"fisher-yates n={DECK}: {fisher_yates:,.0f}/s {verdict} the CPython target of {TALLY_TARGET_PER_SECOND:,}/s")
+
+
+# --- section: the command line's tally and audit ----------------------------------------------
+
+
+CLI_SHUFFLES = 1_000_000
+AUDIT_ORDERS = 1_000_000
+AUDIT_TARGET_SECONDS = 10.0
+
+
+def cli_seconds(*argv: str) -> tuple[float, dict, float]:
+    """Run ``python -m shufflelab`` as a user would (its start included); return (wall seconds, its JSON, CPU seconds
+    of it and its children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "shufflelab", *argv, "--json"], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "py")}, check=False)
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"shufflelab {' '.join(argv)} exited {done.returncode}: {done.stderr.strip()}")
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return seconds, json.loads(done.stdout), cpu
+
+
+def write_orders(path: Path, count: int) -> None:
+    """Write ``count`` Fisher-Yates orders of 52 cards, one a line, as an engine would (bit-sliced blocks, then text)."""
+    kernel = catalog.get("fisher-yates").resolve("kernel")
+    lanes = 65_536
+    names = [str(card).encode() for card in range(DECK)]
+    source = FastLaneSource(FastRng("orders"))
+    with path.open("wb") as out:
+        for start in range(0, count, lanes):
+            width = min(lanes, count - start)
+            decks = decks_from_columns(make_block(kernel, DECK, lanes, source), lanes)[: width * DECK]
+            out.write(b"".join(b" ".join(map(names.__getitem__, decks[i : i + DECK])) + b"\n"
+                               for i in range(0, len(decks), DECK)))
+
+
+def cli_section(repeats: int, quick: bool) -> dict:
+    """Time `tally` with 1 and 2 workers, side by side, and `audit` of a million orders; print them."""
+    runs = 1 if quick else max(1, min(repeats, 3))  # each run is seconds: fewer repeats than the other sections
+    tally_argv = ["tally", "--algo", "fisher-yates", "--cards", str(DECK), "--shuffles", str(CLI_SHUFFLES),
+                  "--seed", "bench", "--no-exact"]
+    results: dict[int, list] = {1: [], 2: []}
+    for _ in range(runs):
+        for workers in (1, 2):  # in turns, so a busy moment hits both
+            results[workers].append(cli_seconds(*tally_argv, "--workers", str(workers)))
+    same = results[1][0][1]["counts"] == results[2][0][1]["counts"]
+    wall = {k: statistics.median(r[0] for r in v) for k, v in results.items()}
+    cpu = {k: statistics.median(r[2] for r in v) for k, v in results.items()}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "orders.txt"
+        write_orders(path, AUDIT_ORDERS)
+        size = path.stat().st_size
+        audits = [cli_seconds("audit", str(path)) for _ in range(runs)]
+    audit_seconds = statistics.median(a[0] for a in audits)
+    load = os.getloadavg()[0]
+    print_table(f"Command line, {DECK} cards, fisher-yates (medians of {runs}, wall clock with Python's start; "
+                f"load average {load:.1f} on {os.cpu_count()} cores)",
+                ["what", "seconds", "shuffles/s", "CPU seconds"],
+                [[f"tally --shuffles {CLI_SHUFFLES:,} --workers {k}", f"{wall[k]:.2f}", f"{CLI_SHUFFLES / wall[k]:,.0f}",
+                  f"{cpu[k]:.2f}"] for k in (1, 2)]
+                + [[f"audit, {AUDIT_ORDERS:,} orders ({size / 1e6:.0f} MB)", f"{audit_seconds:.2f}",
+                    f"{AUDIT_ORDERS / audit_seconds:,.0f}", f"{statistics.median(a[2] for a in audits):.2f}"]])
+    print(f"--workers 2 / --workers 1: {wall[1] / wall[2]:.2f}x as fast; same counts: {same}")
+    return {"tally_seconds": wall, "tally_cpu_seconds": cpu, "workers_same_counts": same,
+            "audit_seconds": audit_seconds, "audit_bytes": size, "load_average": load}
 
 
 # --- section: counting techniques ---------------------------------------------------------
@@ -836,6 +910,12 @@ def target_rows(figures: dict) -> list[tuple[str, str, bool]]:
     cpython = next(r["cpython_per_second"] for r in figures["tally"] if r["algo"] == "fisher-yates" and r["n"] == DECK)
     rows.append((f"tally fisher-yates n={DECK}, CPython: >= {TALLY_TARGET_PER_SECOND:,}/s",
                  f"{cpython:,.0f}/s", cpython >= TALLY_TARGET_PER_SECOND))
+    cli = figures.get("cli")
+    if cli:
+        rows.append((f"audit of {AUDIT_ORDERS:,} orders of {DECK} cards: < {AUDIT_TARGET_SECONDS:g} s",
+                     f"{cli['audit_seconds']:.2f} s", cli["audit_seconds"] < AUDIT_TARGET_SECONDS))
+        rows.append(("tally --workers 2: the same counts as --workers 1", str(cli["workers_same_counts"]),
+                     cli["workers_same_counts"]))
     browser = figures.get("browser", {})
     cold = browser.get("first_deal_cold", {})
     if "ratio" in cold:
@@ -922,6 +1002,7 @@ def main(argv: list[str] | None = None) -> int:
     figures["tally"] = tally_section(repeats, args.quick)
     figures["counting"] = counting_section(repeats, args.quick)
     figures["false_alarms"] = false_alarm_section(args.quick)
+    figures["cli"] = cli_section(repeats, args.quick)
     if not args.cpython_only:
         figures["browser"] = browser_sections(repeats, args.quick, None if args.baseline == "none" else args.baseline)
         lab = figures["browser"].get("pyodide_lab", {})

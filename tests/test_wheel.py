@@ -118,3 +118,19 @@ def test_the_installed_cli_seals_a_deal_and_verifies_it_after_the_reveal(install
     assert checked["matches"] is True and checked["commitment"] == made["commitment"]
     wrong = run(bindir, "verify", "--commitment", made["commitment"], *DEAL, "--seed", SEED)
     assert wrong.returncode == 1  # another seed: no match, and the installed CLI says so
+
+
+def test_the_installed_cli_gives_the_labs_verdict_and_exits_by_it(installed, tmp_path):
+    _, bindir = installed
+    fair = json.loads(ok(bindir, "tally", "--cards", "8", "--shuffles", "5000", "--seed", "wheel", "--json"))
+    assert fair["verdict"] == "no-bias" and sum(fair["fixed_points"]) == 5000
+    # two worker processes of the installed package: the same counts as one
+    split = json.loads(ok(bindir, "tally", "--cards", "8", "--shuffles", "5000", "--seed", "wheel", "--workers", "2",
+                          "--json"))
+    assert split["counts"] == fair["counts"]
+    assert run(bindir, "tally", "--algo", "swap-any", "--cards", "8", "--shuffles", "20000", "--seed", "w").returncode == 1
+    orders = tmp_path / "orders.txt"
+    orders.write_text("1 2 0\n2 0 1\n" * 30 + "0,1\n")  # a Sattolo engine: never a card in place
+    audited = run(bindir, "audit", str(orders))
+    assert audited.returncode == 2 and f"{orders}: line 61: has 2 numbers, not 3" in audited.stderr
+    assert "Verdict: biased" in audited.stdout

@@ -1,10 +1,15 @@
-"""The command line: ``python -m shufflelab algorithms | shuffle | deal | seal | verify | exact | riffle-tv``.
+"""The command line: ``python -m shufflelab algorithms | shuffle | deal | seal | verify | exact | riffle-tv | tally | audit``.
 
 Bad arguments exit with status 2 and one line on stderr (``verify`` exits with 1 when the
-deal does not match its commitment); so does a user's shuffle (``exact --file``) that
-cannot be read, compiled, run or walked, or that runs past its time limit. Only the library's own errors
-(``ShuffleLabError``) and bad command lines become that line: anything else is a bug,
-and its traceback is left to show.
+deal does not match its commitment); so does a user's shuffle (``exact --file``, ``tally
+--file``) that cannot be read, compiled, run or walked, or that runs past its time limit.
+Only the library's own errors (``ShuffleLabError``) and bad command lines become that line:
+anything else is a bug, and its traceback is left to show.
+
+``tally`` (shuffles of a built-in or of your file, counted as the page's lab counts them for
+the same tally seed) and ``audit`` (orders from any engine, one a line) give the lab's
+verdict, and exit with it, so a CI job can gate on it: 0 no bias, 1 biased or suspicious,
+2 for too few shuffles to judge, bad arguments, or (``audit``) any bad line.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import contextlib
 import json
 import shlex
 import sys
+import time
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
@@ -21,12 +27,26 @@ from . import catalog, custom, exact, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
-from .link import DEFAULT_CARDS_EACH, DEFAULT_PLAYERS, MAX_PAGE_DECK, MAX_PLAYERS, DealSpec, outcome_data, play, quoted, read_link
+from .link import (
+    DEFAULT_CARDS_EACH,
+    DEFAULT_PLAYERS,
+    LAB_MAX_N,
+    MAX_PAGE_DECK,
+    MAX_PLAYERS,
+    MAX_TALLY_SEED_LENGTH,
+    DealSpec,
+    outcome_data,
+    play,
+    quoted,
+    read_link,
+    text_problem,
+)
 from .rng import new_seed
 from .urlquery import shown_bytes
 
 PROG = "shufflelab"
 USAGE_ERROR = 2
+INTERRUPTED = 130  # what a shell reports for a command stopped by Ctrl-C (128 + SIGINT)
 
 
 class UsageError(Exception):
@@ -60,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C in a long tally or audit: stopped on purpose, no traceback
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return INTERRUPTED
 
 
 def _one_line(error: Exception) -> str:
@@ -439,13 +462,7 @@ def _exact_report_of_file(args: argparse.Namespace) -> dict:
     if not args.time_limit >= 0:  # also refuses nan
         raise UsageError(f"--time-limit must be 0 (no limit) or more seconds, not {args.time_limit:g}")
     path = args.file
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            source = handle.read()
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text") from None
+    source = _read_source(path)
     try:
         # the code's print() goes to stderr, so that --json output stays JSON
         with custom.time_limit(args.time_limit), contextlib.redirect_stdout(sys.stderr):
@@ -458,6 +475,17 @@ def _exact_report_of_file(args: argparse.Namespace) -> dict:
         raise UsageError(f"{path}: {error}; --time-limit SECONDS gives it longer") from None
     except ShuffleLabError as error:  # the code's own mistakes, and what the walk refuses
         raise UsageError(f"{path}: {error}") from None
+
+
+def _read_source(path: str) -> str:
+    """Return the text of a user's shuffle file, or raise UsageError naming it (unreadable, or not UTF-8)."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            return handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text") from None
 
 
 MEASURED_TRIALS = 20_000  # sampled decks per k for riffle-tv's measured column
@@ -497,6 +525,257 @@ def run_riffle_tv(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- the lab's verdict in the command line: tally and audit -----------------------------------
+
+# A gate must not pass a run too short to judge: too-few is "could not be judged", as bad input is.
+VERDICT_STATUS = {"no-bias": 0, "suspicious": 1, "biased": 1, "too-few": USAGE_ERROR}
+DEFAULT_TALLY_CARDS = 52  # the lab's default n
+DEFAULT_SHUFFLES = 100_000
+MAX_SHUFFLES = 10**12
+MAX_WORKERS = 256
+TALLY_STREAM_VERSION = 1  # tests/golden/tally_v1.json pins it
+PROGRESS_SECONDS = 0.2  # at most five redraws a second
+TALLY_CHUNK_SECONDS = 0.25  # one process: the tally runs in chunks of about this long between redraws
+
+
+class Progress:
+    """One line of progress on stderr, redrawn in place, only when stderr is a terminal (nothing when piped)."""
+
+    def __init__(self) -> None:
+        stream = sys.stderr
+        self.shown = bool(getattr(stream, "isatty", None)) and stream.isatty()
+        self.drawn = 0  # characters on the line now
+        self.last = 0.0
+
+    def show(self, text: str) -> None:
+        """Redraw the line with ``text``, unless it was redrawn less than PROGRESS_SECONDS ago."""
+        if not self.shown or time.monotonic() - self.last < PROGRESS_SECONDS:
+            return
+        self.last = time.monotonic()
+        sys.stderr.write("\r" + text.ljust(self.drawn))
+        sys.stderr.flush()
+        self.drawn = len(text)
+
+    def clear(self) -> None:
+        """Erase the line, so what follows starts on a clean one."""
+        if self.shown and self.drawn:
+            sys.stderr.write("\r" + " " * self.drawn + "\r")
+            sys.stderr.flush()
+            self.drawn = 0
+
+
+def add_tally_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``tally``: algorithm or file, its parameters, cards, shuffles, tally seed, workers, output."""
+    choice = parser.add_mutually_exclusive_group()
+    add_algorithm_options(parser, choice)
+    choice.add_argument("--file", metavar="PATH",
+                        help="your own shuffle: a Python file that defines shuffle(cards, rng) (see README)")
+    parser.add_argument("--cards", type=int, default=DEFAULT_TALLY_CARDS, metavar="N",
+                        help=f"deck size, {tally.MIN_CARDS}-{tally.MAX_CARDS} (default {DEFAULT_TALLY_CARDS}; "
+                             f"the page's lab goes to {LAB_MAX_N})")
+    parser.add_argument("--shuffles", type=int, default=DEFAULT_SHUFFLES, metavar="N",
+                        help=f"shuffles to tally, 1-{MAX_SHUFFLES:,} (default {DEFAULT_SHUFFLES:,})")
+    parser.add_argument("--seed", default=None, metavar="TEXT",
+                        help=f"tally seed, the lab's tseed: 1 to {MAX_TALLY_SEED_LENGTH} characters, no control "
+                             "characters (default: a fresh one, printed)")
+    parser.add_argument("--workers", type=int, default=1, metavar="K",
+                        help="processes that make and count the decks, the counts the same for any K (default 1)")
+    parser.add_argument("--no-exact", action="store_true",
+                        help="skip the exact card × position matrix (its figures are left out; the verdict is the same)")
+    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                        help=f"with --file, stop code still running after this long in one step (a batch of shuffles, "
+                             f"the exact walk); 0 for no limit (default {DEFAULT_TIME_LIMIT:g})")
+    parser.add_argument("--json", action="store_true", help="print JSON: the counts, the verdict, its figures")
+
+
+def tally_seed_from(text: str | None) -> tuple[str, bool]:
+    """Return (the tally seed, whether it is fresh): ``text`` if the lab's tseed field would take it, else UsageError."""
+    if text is None:
+        return new_seed(), True
+    seed = utf8_argument(text, "--seed")
+    problem = text_problem(seed, MAX_TALLY_SEED_LENGTH)
+    if problem:
+        raise UsageError(f"--seed {quoted(seed)} {problem}")
+    return seed, False
+
+
+def run_tally(args: argparse.Namespace) -> int:
+    """Tally shuffles as the page's lab does for the same tally seed, and print its verdict; exit 0, 1 or 2 by it."""
+    # imported here: the analysis is only needed by this command, and the others start faster without it
+    from .lab.protocol import TallyConfig
+    from .lab.report import verdict_data
+    from .lab.service import Session
+
+    if not 1 <= args.shuffles <= MAX_SHUFFLES:
+        raise UsageError(f"--shuffles must be 1 to {MAX_SHUFFLES:,}, not {args.shuffles}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise UsageError(f"--workers must be 1 to {MAX_WORKERS}, not {args.workers}")
+    if not args.time_limit >= 0:  # also refuses nan
+        raise UsageError(f"--time-limit must be 0 (no limit) or more seconds, not {args.time_limit:g}")
+    seed, fresh = tally_seed_from(args.seed)
+    if not tally.MIN_CARDS <= args.cards <= tally.MAX_CARDS:
+        raise UsageError(f"--cards must be {tally.MIN_CARDS} to {tally.MAX_CARDS}, not {args.cards}")
+    progress = Progress()
+    with _shuffle_to_tally(args) as (algo, limit):
+        config = TallyConfig(algo, sorted(given_params(args).items()), args.cards, seed, None)
+        session = Session(config, in_process=True)  # the page's session: its tally, and its exact answers
+        if not args.no_exact:
+            with limit():
+                session.finish_exact(set(), progress=lambda done: progress.show(f"exact matrix: {done:.0%}"))
+        started = time.perf_counter()
+        counts, fixed_points, workers = _tally_counts(session, args, seed, limit, progress)
+        seconds = time.perf_counter() - started
+        progress.clear()
+        # while the user's shuffle is still registered: what the exact answers model asks the catalog
+        data = {"algo": session.algo, "params": session.params, "file": args.file, "seed": seed, "fresh_seed": fresh,
+                "tally_stream": TALLY_STREAM_VERSION, **verdict_data(counts, fixed_points, session.summary(counts, fixed_points)),
+                "exact": _exact_data(session, args.no_exact), "workers": workers, "seconds": round(seconds, 3)}
+    _print_verdict(data, _tally_header(data), args.json)
+    return _verdict_status(data, f"run at least {data['minimum_shuffles']:,} shuffles (--shuffles)")
+
+
+@contextlib.contextmanager
+def _shuffle_to_tally(args: argparse.Namespace):
+    """Yield (algorithm id, a time limit for the user's code): the built-in, or the user's file registered as a
+    shuffle (unregistered afterwards, its errors one line naming the file and its prints on stderr)."""
+    if args.file is None:
+        yield catalog.get(args.algo).id, contextlib.nullcontext
+        return
+    source = _read_source(args.file)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):  # the code's print() goes to stderr: --json stays JSON
+            entry = custom.register_custom(source, args.file)
+            try:
+                yield entry.id, lambda: custom.time_limit(args.time_limit)
+            finally:
+                catalog.unregister(entry.id)
+    except custom.TimeLimitExceeded as error:
+        raise UsageError(f"{args.file}: {error}; --time-limit SECONDS gives it longer") from None
+    except ShuffleLabError as error:  # the code's own mistakes
+        raise UsageError(f"{args.file}: {error}") from None
+
+
+def _tally_counts(session, args: argparse.Namespace, seed: str, limit, progress: Progress) -> tuple[list, list, int]:
+    """Return (counts, fixed points, processes used) of ``--shuffles`` shuffles of the session's tally stream."""
+    from .tally.parallel import can_split, split_counts
+
+    total, started = args.shuffles, time.perf_counter()
+
+    def show(done: int, counts, fixed_points) -> None:
+        rate = done / max(time.perf_counter() - started, 1e-9)
+        level = session.summary(counts, fixed_points)["verdict"] if progress.shown else ""
+        progress.show(f"{done:,} of {total:,} shuffles ({done / total:.0%}), {rate:,.0f}/s, verdict so far: {level}")
+
+    if args.workers > 1 and can_split(session.algo):
+        counts, fixed_points = split_counts(session.algo, session.n, session.params, seed, total, args.workers, show)
+        return counts, fixed_points, args.workers
+    if args.workers > 1:
+        print(f"{PROG}: note: {session.algo} decides what to draw from what it drew, so its tally cannot be split "
+              "without changing its counts; it runs in one process", file=sys.stderr)
+    while session.tally.trials < total:
+        with limit():
+            session.run_for(TALLY_CHUNK_SECONDS, up_to=total)
+        show(session.tally.trials, session.tally.counts, session.tally.fixed_points)
+    return session.tally.counts, session.tally.fixed_points, 1
+
+
+def _exact_data(session, skipped: bool) -> dict:
+    """Return what the exact answers gave: the matrix (used in the figures, not printed), the distance, or why not."""
+    if skipped:
+        return {"matrix": False, "reason": "skipped (--no-exact)", "distance": None, "distance_reason": None,
+                "model": None}
+    return {"matrix": session.matrix is not None, "reason": session.matrix_reason or None,
+            "distance": session.distance, "distance_reason": session.distance_reason or None, "model": session.model()}
+
+
+def _tally_header(data: dict) -> list[str]:
+    """The lines above a tally's verdict: what was tallied, the seed that repeats it, how fast, what is exact."""
+    name = data["algo"] if data["file"] is None else f"{data['algo']} ({data['file']})"
+    params = "".join(f", {k}={v}" for k, v in data["params"].items())
+    fresh = f" (fresh: --seed={shlex.quote(data['seed'])} repeats this run)" if data["fresh_seed"] else ""
+    rate = data["shuffles"] / data["seconds"] if data["seconds"] else 0
+    workers = f", {data['workers']} workers" if data["workers"] > 1 else ""
+    lines = [f"{name}{params} on {data['cards']} cards: {data['shuffles']:,} shuffles, tally seed {data['seed']!r}"
+             f"{fresh}, tally stream v{data['tally_stream']}",
+             f"Counted in {data['seconds']:.2f} s ({rate:,.0f} shuffles/s{workers})."]
+    exact = data["exact"]
+    if exact["distance"]:
+        lines.append(f"Exact distance to uniform (total variation): {_distance_text(*exact['distance'])}.")
+    if not exact["matrix"]:
+        lines.append(f"No exact matrix: {exact['reason'].rstrip('.')}.")
+    if exact["model"]:
+        lines.append(f"Exact model: {exact['model']}.")
+    return lines
+
+
+def _distance_text(value: float, fraction: str) -> str:
+    """Return an exact distance to uniform as the lab words it: a decimal, and the fraction when it is short."""
+    if fraction == "0/1":
+        return "0, every order equally likely"
+    shown = f"{value:.4f}" if value >= 1e-4 else f"{value:.2e}"
+    return f"{shown} ({fraction})" if len(fraction) <= 24 else shown  # a fraction too long to read helps nobody
+
+
+def _print_verdict(data: dict, header: list[str], as_json: bool) -> None:
+    """Print the verdict as JSON, or as the header, the verdict, its figures, the heat map and the fixed points."""
+    from .lab.report import verdict_lines
+
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+        return
+    print("\n".join(header + [""] + verdict_lines(data)))
+
+
+def _verdict_status(data: dict, more: str) -> int:
+    """Return the exit status of a verdict; when it is too-few, also say so in one line on stderr (``more``: the fix)."""
+    if data["verdict"] == "too-few" and data["shuffles"] < data["minimum_shuffles"]:
+        print(f"{PROG}: error: no verdict from {data['shuffles']:,} shuffles of {data['cards']} cards: "
+              f"{data['minimum_shuffles']:,} are needed; {more}", file=sys.stderr)
+    elif data["verdict"] == "too-few":  # enough for the position test, yet no verdict: say what the lab says
+        print(f"{PROG}: error: no verdict: {data['sentence']}", file=sys.stderr)
+    return VERDICT_STATUS[data["verdict"]]
+
+
+def add_audit_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``audit``: the file of orders (or -), the deck size if it is not the first order's, output."""
+    parser.add_argument("orders", metavar="ORDERS",
+                        help="a text file of orders, one a line, top card first, cards 0..n-1 separated by spaces or "
+                             "commas; - reads standard input")
+    parser.add_argument("--cards", type=int, default=None, metavar="N",
+                        help=f"deck size, {tally.MIN_CARDS}-{tally.MAX_CARDS} (default: the first order's length)")
+    parser.add_argument("--json", action="store_true", help="print JSON: the counts, the verdict, its figures")
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Count orders from any engine as the lab counts its tally, and print its verdict; exit 0, 1 or 2 by it."""
+    from .audit import MAX_REPORTED_BAD_LINES, audit_file
+    from .lab.report import verdict_data
+
+    started = time.perf_counter()
+    audit = audit_file(args.orders, args.cards, sys.stdin.buffer if args.orders == "-" else None)
+    seconds = time.perf_counter() - started
+    for number, problem in audit.bad:
+        print(f"{PROG}: {args.orders}: line {number}: {problem}", file=sys.stderr)
+    if audit.bad_lines > MAX_REPORTED_BAD_LINES:
+        print(f"{PROG}: {args.orders}: and {audit.bad_lines - MAX_REPORTED_BAD_LINES:,} more bad lines",
+              file=sys.stderr)
+    if not audit.orders:
+        raise UsageError(f"{args.orders} holds no order of cards 0 to n-1 (one order a line, top card first)")
+    data = {"source": args.orders, "lines": audit.lines, "bad_lines": audit.bad_lines,
+            "bad_line_examples": [{"line": number, "problem": problem} for number, problem in audit.bad],
+            **verdict_data(audit.counts, audit.fixed_points), "seconds": round(seconds, 3)}
+    bad = f", {audit.bad_lines:,} bad lines not counted" if audit.bad_lines else ""
+    header = [f"{args.orders}: {data['shuffles']:,} orders of {data['cards']} cards from {audit.lines:,} lines{bad}; "
+              f"read in {seconds:.2f} s."]
+    _print_verdict(data, header, args.json)
+    status = _verdict_status(data, "give more orders")
+    if audit.bad_lines:
+        # malformed lines are the engine's or the pipe's fault: a gate must not judge on what is left of them
+        print(f"{PROG}: error: {audit.bad_lines:,} bad lines in {args.orders} (not counted)", file=sys.stderr)
+        return USAGE_ERROR
+    return status
+
+
 def _add_json_only(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -513,4 +792,8 @@ COMMANDS: dict[str, Command] = {
               add_exact_options, run_exact),
     "riffle-tv": ("exact distance to uniform after 1..K riffles (Bayer & Diaconis)",
                   add_riffle_tv_options, run_riffle_tv),
+    "tally": ("tally shuffles and give the bias lab's verdict, as the page does for the same tally seed (exit 0, 1 or 2)",
+              add_tally_options, run_tally),
+    "audit": ("give the bias lab's verdict on orders from any engine, one a line (exit 0, 1 or 2)",
+              add_audit_options, run_audit),
 }

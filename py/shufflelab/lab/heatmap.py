@@ -102,3 +102,41 @@ def legend(view: str) -> list[tuple[float, str]]:
         return [(-1.0, f"−{Z_FULL:g}σ"), (-0.5, f"−{Z_FULL / 2:g}σ"), (0.0, "as exact"),
                 (0.5, f"+{Z_FULL / 2:g}σ"), (1.0, f"+{Z_FULL:g}σ")]
     return [(-1.0, "½×"), (-0.5, "0.71×"), (0.0, "as expected"), (0.5, "1.41×"), (1.0, "2×")]
+
+
+# --- the heat map as text (the command line): one character per cell, on the same log2 scale -------------------------
+
+MAX_TEXT_COLUMNS = 64  # with the card numbers in front, a 52-card map fits an 80-column terminal
+# (score at least, character when too common, character when too rare): ±0.07 is 5%, ±0.26 20%, ±0.58 1.5×, ±1 2×
+TEXT_SHADES = ((1.0, "@", " "), (math.log2(1.5), "#", ":"), (math.log2(1.2), "*", "="), (math.log2(1.05), "+", "-"))
+AS_EXPECTED = "."
+TEXT_LEGEND = ("too common:  @ 2× or more   # 1.5–2×   * 1.2–1.5×   + 1.05–1.2×   (. within 5% of uniform)",
+               "too rare:    - 0.95–0.83×   = 0.83–0.67×   : 0.67–0.5×   (blank) ½× or less")
+
+
+def text_character(score: float) -> str:
+    """Return the character of a score (log2 of observed ÷ expected): '.' within 5%, then stronger either way."""
+    for floor, common, rare in TEXT_SHADES:
+        if abs(score) >= floor - 1e-12:  # 2× exactly is '@', not '#'
+            return common if score > 0 else rare
+    return AS_EXPECTED
+
+
+def text_heat_map(counts: Sequence[Sequence[int]], trials: int, max_columns: int = MAX_TEXT_COLUMNS) -> tuple[int, list[str]]:
+    """Return (k, rows): the observed ÷ uniform heat map as text, a row per card and a character per position, or,
+    past ``max_columns`` cards, per block of k × k cells (their counts added up, so it stays one screen wide)."""
+    n = len(counts)
+    k = -(-n // max_columns)
+    groups = [range(start, min(start + k, n)) for start in range(0, n, k)]
+    width = len(str(n - 1))
+    tens = "".join(str(column // 10 % 10) if column % 10 == 0 else " " for column in range(len(groups)))
+    units = "".join(str(column % 10) for column in range(len(groups)))
+    rows = [" " * (width + 2) + tens, " " * (width + 2) + units]
+    for cards in groups:
+        line = []
+        for positions in groups:
+            observed = sum(counts[card][position] for card in cards for position in positions)
+            expected = trials * len(cards) * len(positions) / n
+            line.append(text_character(ratio_score(observed / expected)) if expected else "?")
+        rows.append(f"{cards[0]:>{width}}  " + "".join(line))
+    return k, rows

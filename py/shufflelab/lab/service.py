@@ -50,11 +50,15 @@ MAX_MODEL_DISTANCE_CARDS = 5
 
 
 class Session:
-    """One tally configuration: its tally, and its exact matrix once computed."""
+    """One tally configuration: its tally, and its exact matrix once computed.
 
-    def __init__(self, config: TallyConfig) -> None:
+    ``in_process`` tallies and walks a user's shuffle registered in this interpreter, as a
+    built-in: the command line does, on the user's own file. The lab's worker never does.
+    """
+
+    def __init__(self, config: TallyConfig, in_process: bool = False) -> None:
         # the user's shuffle is never compiled here: the sandbox counts it, and this session adopts what it counted
-        self.external = str(config.algo) == CUSTOM_ID
+        self.external = str(config.algo) == CUSTOM_ID and not in_process
         self.n = config.n
         if self.external:
             self.algo, self.params = CUSTOM_ID, {}
@@ -163,6 +167,16 @@ class Session:
         if self.matrix is not None:
             self.matrix_seconds = self.job_seconds
 
+    def finish_exact(self, computed: set, step_seconds: float = 0.5, progress=None) -> None:
+        """Compute the exact matrix to the end, in steps (``progress(fraction done)`` after each), and the distance on a
+        small deck; what cannot be computed leaves its reason, as on the page. The command line's way to what the
+        page computes at once, or in steps, or when asked."""
+        while not self.external and self.matrix is None and not self.matrix_reason:
+            self.advance_matrix(step_seconds, computed)
+            if progress is not None and self.job is not None:
+                progress(self.job_fraction)
+        self.ensure_distance()
+
     def walk_job(self, n: int, params: dict):
         """Walk every path of the shuffle, yielding the probability covered; set the distance and return the matrix."""
         distribution = yield from walked_distribution_steps(self.algo, n, params)
@@ -220,6 +234,12 @@ class Session:
             return None
         return catalog.get(self.algo).method_for(self.n).split(":")[0]
 
+    def summary(self, counts, fixed_points) -> dict:
+        """Return the lab's verdict, figures and fixed-point bars for counts of this session's tally (``summarize``
+        with its exact matrix): what a snapshot shows, and what the command line prints for counts it split."""
+        return summarize(counts, fixed_points, self.matrix,
+                         "" if self.external else catalog.get(self.algo).model_gap(self.n))
+
     def snapshot(self, view: str) -> Snapshot:
         """Return the counts, rate, statistics and heat-map pixels for ``view``."""
         counts, trials = self.tally.counts, self.tally.trials
@@ -237,7 +257,7 @@ class Session:
         return Snapshot(
             self.n, trials, trials / self.busy_seconds if self.busy_seconds else 0.0,
             [list(tick) for tick in heatmap.legend(view)],
-            summarize(counts, self.tally.fixed_points, matrix, "" if self.external else catalog.get(self.algo).model_gap(self.n)),
+            self.summary(counts, self.tally.fixed_points),
             heatmap.rgba(scores), flat.tobytes(), None, view,
         )
 

@@ -4,7 +4,9 @@
 decks at once by bit-slicing (``bitslice.py``); ``makers.py`` makes riffle and
 random-comparator decks in bulk; ``counting.py`` adds decks to the counts;
 ``fast_rng.py`` is the source of randomness, and ``stream_v1.py`` writes down the
-Mersenne Twister a seeded tally draws from; ``riffle.py`` measures riffle distances.
+Mersenne Twister a seeded tally draws from; ``riffle.py`` measures riffle distances;
+``parallel.py`` splits a seeded tally across processes with the same counts (the CLI's
+``tally --workers``).
 Which path an algorithm takes is in its catalog entry (``kernel``, ``deck_maker``, or
 neither: its port once per deck). CPython and Pyodide only.
 """

@@ -1,21 +1,33 @@
 """Counting decks into the tally: card × position counts and fixed points, in bulk."""
 
-from .bitslice import Columns, value_masks
+from .bitslice import Columns, planes_from_lane_bytes, planes_per_card, value_masks
+from .kernels import MAX_LANES
 
 
 def count_lanes(
-    columns: Columns, start: int, width: int, counts: list[list[int]], fixed_points: list[int]
+    columns: Columns, start: int, width: int, counts: list[list[int]], fixed_points: list[int],
+    seen: list[int] | None = None,
 ) -> None:
-    """Add lanes ``start .. start + width - 1`` of a block to ``counts`` and ``fixed_points``."""
+    """Add lanes ``start .. start + width - 1`` of a block to ``counts`` and ``fixed_points``.
+
+    With ``seen`` (n ints, relative to ``start``), also mark in ``seen[card]`` the lanes where
+    the card is found, at any position.
+    """
     n = len(columns)
     window = (1 << width) - 1
     fixed_counter = [0] * n.bit_length()  # per lane, in binary: how many fixed points so far
     for p, column in enumerate(columns):
         planes = [(plane >> start) & window for plane in column]
         masks = value_masks(planes, n, window)
-        for card, mask in enumerate(masks):
-            if mask:
-                counts[card][p] += mask.bit_count()
+        if seen is None:  # the tally's own loop: nothing more per card
+            for card, mask in enumerate(masks):
+                if mask:
+                    counts[card][p] += mask.bit_count()
+        else:
+            for card, mask in enumerate(masks):
+                if mask:
+                    counts[card][p] += mask.bit_count()
+                    seen[card] |= mask
         _add_one_where(fixed_counter, masks[p])
     for k, mask in enumerate(value_masks(fixed_counter, n + 1, window)):
         if mask:
@@ -45,3 +57,33 @@ def count_decks(decks: bytes, n: int, counts: list[list[int]], fixed_points: lis
     )
     for start in range(0, len(decks), n):
         fixed_points[matches.count(0, start, start + n)] += 1
+
+
+def count_orders(decks: bytes, n: int, counts: list[list[int]], fixed_points: list[int]) -> bool:
+    """Add decks (one after another, one byte per card) to ``counts`` and ``fixed_points`` and return True if every
+    one is an order of the cards 0..n-1; else add nothing and return False.
+
+    What ``count_decks`` counts, checked, for decks that come from outside: bit-sliced in
+    blocks of up to 65,536 decks (``count_lanes``), about ten times faster for many decks.
+    """
+    if len(decks) % n or decks.translate(None, bytes(range(n))):
+        return False  # a deck cut short, or a card that is no card of the deck
+    width_planes = planes_per_card(n)
+    block_counts = [[0] * n for _ in range(n)]
+    block_fixed = [0] * (n + 1)
+    view = memoryview(decks)
+    for start in range(0, len(decks) // n, MAX_LANES):
+        block = view[start * n : (start + MAX_LANES) * n]
+        lanes = len(block) // n
+        columns = [planes_from_lane_bytes(block[p:], n, width_planes) for p in range(n)]
+        seen = [0] * n
+        count_lanes(columns, 0, lanes, block_counts, block_fixed, seen)
+        # n positions, each holding a card below n: every card found means every card found exactly once
+        if any(lanes_with_card != (1 << lanes) - 1 for lanes_with_card in seen):
+            return False
+    for row, block_row in zip(counts, block_counts):
+        for position, count in enumerate(block_row):
+            row[position] += count
+    for k, count in enumerate(block_fixed):
+        fixed_points[k] += count
+    return True

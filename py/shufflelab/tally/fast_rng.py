@@ -86,8 +86,13 @@ class FastRng:
         """Return ``count`` independent uniform 32-bit words, made in one call."""
         if count == 0:
             return ()
-        raw = self._getrandbits(WORD_BITS * count).to_bytes(4 * count, "little")
+        raw = self.words_as_int(count).to_bytes(4 * count, "little")
         return memoryview(raw).cast("I")
+
+    def words_as_int(self, count: int) -> int:
+        """Return the next ``count`` words (those ``words(count)`` would give) as one int, the first word lowest."""
+        # getrandbits fills whole 32-bit words lowest first, so this is words() without its bytes
+        return self._getrandbits(WORD_BITS * count) if count else 0
 
     def below(self, m: int) -> int:
         """Return an unbiased integer in [0, m)."""

@@ -1,12 +1,19 @@
 """Tally kernels: the catalog's swap algorithms run on a whole block of decks at once.
 
-A kernel is a generator: it yields the block's columns after each step (the same list,
-changed in place), so a tally can make the next block a few steps at a time while it
-counts the current one. ``make_block`` runs one to the end. Each kernel draws exactly
-what its port would, lane by lane (the tests compare them with the ports).
+A kernel is called as ``kernel(n, lanes, source)`` and is a generator: it yields the block's
+columns after each step (the same list, changed in place), so a tally can make the next
+block a few steps at a time while it counts the current one. ``make_block`` runs one to the
+end. Each kernel draws exactly what its port would, lane by lane (the tests compare them
+with the ports).
+
+Each kernel is also two halves (``Kernel``): ``draw`` takes every random number the block
+needs, in stream order, and depends on nothing else; ``make`` does the work (partner masks,
+swaps) from those numbers. So one process can draw block after block from the one seeded
+stream while other processes make and count them (``tally/parallel.py``), and the counts are
+those of a single tally.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from .bitslice import (
     Columns,
@@ -25,7 +32,26 @@ from .bitslice import (
 # about n * n * K big-integer operations, so bigger decks get smaller blocks).
 MAX_LANES = 1 << 16
 
-Kernel = Callable[[int, int, LaneSource], Iterator[Columns]]
+Draw = Callable[[int, int, LaneSource], Iterator]  # (n, lanes, source) -> what each step draws, in stream order
+Make = Callable[[int, int, Iterable], Iterator[Columns]]  # (n, lanes, the draws) -> the columns after each step
+
+
+class Kernel:
+    """A block of ``lanes`` decks of ``n`` cards made in two halves: ``draw`` (every random number, in stream order)
+    and ``make`` (the work, from those numbers alone)."""
+
+    def __init__(self, draw: Draw, make: Make, doc: str) -> None:
+        self.draw = draw
+        self.make = make
+        self.__doc__ = doc
+
+    def __call__(self, n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
+        """Yield the columns after each step, each step's draws taken just before its work (as always)."""
+        return self.make(n, lanes, self.draw(n, lanes, source))
+
+    def draws(self, n: int, lanes: int, source: LaneSource) -> list:
+        """Return every draw of one block, taking from ``source`` exactly what making the block would."""
+        return list(self.draw(n, lanes, source))
 
 
 def lanes_for(n: int) -> int:
@@ -33,57 +59,93 @@ def lanes_for(n: int) -> int:
     return MAX_LANES >> max(0, planes_per_card(n) - 6)
 
 
-def fisher_yates_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
-    """Shuffle ``lanes`` decks as ``algorithms.fisher_yates``: i = n-1..1, j = below(i + 1)."""
-    return _swap_each(n, lanes, source, ((i, i + 1) for i in range(n - 1, 0, -1)))
+def _partner_draws(steps: Callable[[int], Iterable[tuple[int, int]]]) -> Draw:
+    """Return the draw half of a kernel that swaps position i with a uniform j < m, for each (i, m) of ``steps(n)``."""
+
+    def draw(n: int, lanes: int, source: LaneSource) -> Iterator[tuple[int, int, list[int]]]:
+        spare = SpareBits(source, lanes)
+        for i, m in steps(n):
+            yield i, m, uniform_planes(m, lanes, source, spare)
+
+    return draw
 
 
-def fisher_yates_off_by_one_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
-    """Shuffle ``lanes`` decks as ``algorithms.fisher_yates_off_by_one``: j = below(i)."""
-    return _swap_each(n, lanes, source, ((i, i) for i in range(n - 1, 0, -1)))
-
-
-def swap_any_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
-    """Shuffle ``lanes`` decks as ``algorithms.swap_any``: i = n-1..0, j = below(n)."""
-    return _swap_each(n, lanes, source, ((i, n) for i in range(n - 1, -1, -1)))
-
-
-def _swap_each(n: int, lanes: int, source: LaneSource, steps) -> Iterator[Columns]:
-    """For each (i, m) of ``steps`` swap position i with a uniform j < m in every lane; yield after each."""
+def _swap_with_partners(n: int, lanes: int, drawn: Iterable[tuple[int, int, list[int]]]) -> Iterator[Columns]:
+    """For each drawn (i, m, partner planes) swap position i with its partner in every lane; yield after each."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
-    spare = SpareBits(source, lanes)
-    for i, m in steps:
-        partners = uniform_planes(m, lanes, source, spare)
+    for i, m, partners in drawn:
         swap_with_partner(columns, i, value_masks(partners, m, every_lane))
         yield columns
 
 
-def naive_pairs_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
-    """Shuffle ``lanes`` decks as ``algorithms.naive_pairs``: n swaps of below(n), below(n)."""
-    columns = fresh_columns(n, lanes)
-    every_lane = (1 << lanes) - 1
+fisher_yates_block = Kernel(
+    _partner_draws(lambda n: ((i, i + 1) for i in range(n - 1, 0, -1))), _swap_with_partners,
+    "Shuffle ``lanes`` decks as ``algorithms.fisher_yates``: i = n-1..1, j = below(i + 1).")
+
+fisher_yates_off_by_one_block = Kernel(
+    _partner_draws(lambda n: ((i, i) for i in range(n - 1, 0, -1))), _swap_with_partners,
+    "Shuffle ``lanes`` decks as ``algorithms.fisher_yates_off_by_one``: j = below(i).")
+
+swap_any_block = Kernel(
+    _partner_draws(lambda n: ((i, n) for i in range(n - 1, -1, -1))), _swap_with_partners,
+    "Shuffle ``lanes`` decks as ``algorithms.swap_any``: i = n-1..0, j = below(n).")
+
+
+def _naive_pairs_draw(n: int, lanes: int, source: LaneSource) -> Iterator[tuple[list[int], list[int]]]:
+    """Draw n pairs of uniform positions, the first of each pair first."""
     spare = SpareBits(source, lanes)
     for _ in range(n):
-        first = value_masks(uniform_planes(n, lanes, source, spare), n, every_lane)
-        second = value_masks(uniform_planes(n, lanes, source, spare), n, every_lane)
-        swap_pairs(columns, first, second)
-        yield columns
+        first = uniform_planes(n, lanes, source, spare)
+        yield first, uniform_planes(n, lanes, source, spare)
 
 
-def c_rand_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
-    """Shuffle ``lanes`` decks as ``algorithms.c_rand``: srand(below(2**32)), j = rand() % n."""
+def _naive_pairs_make(n: int, lanes: int, drawn: Iterable[tuple[list[int], list[int]]]) -> Iterator[Columns]:
+    """Swap each drawn pair of positions in every lane; yield after each."""
     columns = fresh_columns(n, lanes)
     every_lane = (1 << lanes) - 1
-    seeds = source.bits(32 * lanes)  # below(2**32) is a raw word: it never rejects
-    for i, partners in enumerate(c_rand_partner_planes(seeds, n, lanes)):
-        swap_with_partner(columns, i, value_masks(partners, n, every_lane))
+    for first, second in drawn:
+        swap_pairs(columns, value_masks(first, n, every_lane), value_masks(second, n, every_lane))
         yield columns
 
 
-def unshuffled_block(n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
-    """Yield ``lanes`` decks in order, as ``algorithms.no_shuffle`` (draws nothing)."""
+naive_pairs_block = Kernel(
+    _naive_pairs_draw, _naive_pairs_make,
+    "Shuffle ``lanes`` decks as ``algorithms.naive_pairs``: n swaps of below(n), below(n).")
+
+
+def _c_rand_draw(n: int, lanes: int, source: LaneSource) -> Iterator[int]:
+    """Draw one 32-bit srand seed per lane: below(2**32) is a raw word, it never rejects."""
+    yield source.bits(32 * lanes)
+
+
+def _c_rand_make(n: int, lanes: int, drawn: Iterable[int]) -> Iterator[Columns]:
+    """Swap card i with rand() % n of each lane's srand(seed) sequence; yield after each swap."""
+    columns = fresh_columns(n, lanes)
+    every_lane = (1 << lanes) - 1
+    for seeds in drawn:
+        for i, partners in enumerate(c_rand_partner_planes(seeds, n, lanes)):
+            swap_with_partner(columns, i, value_masks(partners, n, every_lane))
+            yield columns
+
+
+c_rand_block = Kernel(
+    _c_rand_draw, _c_rand_make,
+    "Shuffle ``lanes`` decks as ``algorithms.c_rand``: srand(below(2**32)), j = rand() % n.")
+
+
+def _draw_nothing(n: int, lanes: int, source: LaneSource) -> Iterator:
+    """Draw nothing: the unshuffled deck has no random step."""
+    return iter(())
+
+
+def _unshuffled_make(n: int, lanes: int, drawn: Iterable) -> Iterator[Columns]:
+    """Yield ``lanes`` decks in order, once."""
     yield fresh_columns(n, lanes)
+
+
+unshuffled_block = Kernel(
+    _draw_nothing, _unshuffled_make, "Yield ``lanes`` decks in order, as ``algorithms.no_shuffle`` (draws nothing).")
 
 
 def make_block(kernel: Kernel, n: int, lanes: int, source: LaneSource) -> Columns:

@@ -42,3 +42,27 @@ def test_exact_scores_and_differences():
 
 def test_rgba_has_one_pixel_per_cell():
     assert len(heatmap.rgba(heatmap.observed_scores([[1] * 52] * 52, 52))) == 52 * 52 * 4
+
+
+@pytest.mark.parametrize("ratio, character", [
+    (1.0, "."), (1.049, "."), (1 / 1.049, "."), (1.05, "+"), (1 / 1.05, "-"), (1.2, "*"), (1 / 1.2, "="),
+    (1.5, "#"), (1 / 1.5, ":"), (1.99, "#"), (2.0, "@"), (7.0, "@"), (0.5, " "), (0.0, " "),
+])
+def test_a_text_cell_shows_its_ratio_on_the_pages_log2_scale(ratio, character):
+    assert heatmap.text_character(heatmap.ratio_score(ratio)) == character
+
+
+def test_the_text_heat_map_is_a_row_per_card_and_a_character_per_position():
+    counts = [[20, 40, 0], [40, 20, 0], [0, 0, 60]]  # 60 shuffles: 20 expected per cell
+    k, rows = heatmap.text_heat_map(counts, 60)
+    assert k == 1 and rows == ["   0  ", "   012", "0  .@ ", "1  @. ", "2    @"]
+
+
+def test_a_big_deck_is_drawn_in_blocks_that_add_their_cells_up():
+    n = 130  # three cards a block: 44 columns
+    counts = [[3 if card == position else 0 for position in range(n)] for card in range(n)]  # 3 shuffles, no card moves
+    counts[0][0], counts[0][1], counts[1][0], counts[1][1] = 0, 3, 3, 0  # cards 0 and 1 swap: same block
+    k, rows = heatmap.text_heat_map(counts, 3)
+    assert k == 3 and len(rows) == 2 + 44 and {len(row) for row in rows[2:]} == {len("129  ") + 44}
+    # a diagonal block holds 3 of its 9 cells' worth (3 × 3 shuffles over 9 × 3/130 expected): far too common
+    assert rows[2][5] == "@" and rows[2][6] == " " and rows[-1].startswith("129  ")

@@ -5,6 +5,8 @@ from fractions import Fraction
 
 import pytest
 
+from shufflelab.custom import register_custom
+from shufflelab.errors import ShuffleLabError
 from shufflelab.exact import fraction_from_text, outcome_distribution, physical, position_matrix, total_variation_to_uniform
 from shufflelab.lab import protocol, service
 from shufflelab.lab.protocol import CodeReady, ExactStatus, ProtocolError, RiffleReport, Snapshot, TallyConfig
@@ -323,3 +325,53 @@ def test_c_rand_against_an_ideal_rand_is_worded_as_the_generator_not_a_faulty_im
     against = figures["Against the exact matrix"]
     assert ("not a faulty implementation" in against) is named
     assert ("does not match its exact model" in against) is not named
+
+
+# --- the command line's sessions: the same session, finished in one go ------------------------------------------------
+
+
+def session_of(algo, n, params=(), in_process=False):
+    return service.Session(TallyConfig(algo, [list(p) for p in params], n, "cli", None), in_process=in_process)
+
+
+def test_finish_exact_computes_what_the_page_computes_in_steps():
+    physical._FLOAT_PASSES.clear()  # nothing cached: computed in steps, as in a fresh worker
+    done = []
+    session = session_of("riffle-physical", 30)  # a slow matrix the page offers and steps through
+    session.finish_exact(set(), step_seconds=0.2, progress=done.append)
+    assert session.matrix == [[float(p) for p in row] for row in position_matrix("riffle-physical", 30, {"passes": 7})]
+    assert len(done) >= 2 and done == sorted(done)
+
+
+def test_finish_exact_walks_a_small_deck_for_the_matrix_and_the_distance():
+    session = session_of("random-comparator", 4)
+    session.finish_exact(set())
+    assert session.matrix == [[0.25] * 4] * 4 and session.distance == [1 / 6, "1/6"]  # README: 1/6, a white map
+
+
+def test_finish_exact_leaves_the_reason_where_there_is_no_matrix():
+    session = session_of("random-comparator", 20)
+    session.finish_exact(set())
+    assert session.matrix is None and "20" in session.matrix_reason and session.distance_reason
+
+
+def test_in_process_a_registered_users_shuffle_is_tallied_and_walked_here(only_built_ins_afterwards):
+    register_custom(SWAP_ANY_CODE)
+    session = session_of("custom", 4, in_process=True)
+    session.finish_exact(set())
+    assert session.matrix == [[float(p) for p in row] for row in position_matrix("swap-any", 4)]
+    session.run_for(0.05, up_to=500)
+    assert session.tally.trials == 500
+    external = session_of("custom", 4)  # the lab's worker: never
+    external.finish_exact(set())
+    assert external.matrix is None
+    with pytest.raises(ShuffleLabError, match="tallied in the sandbox"):
+        external.run_for(0.05)
+
+
+def test_a_sessions_summary_is_what_its_snapshot_shows(lab):
+    configure(lab, "swap-any", 6, seed="one summary")
+    snapshot = protocol.read(lab.run_for(50, "observed"), Snapshot)
+    session = lab.current()
+    assert snapshot.summary == json.loads(json.dumps(session.summary(session.tally.counts, session.tally.fixed_points)))
+    assert any(label == "Against the exact matrix" for label, _ in snapshot.summary["figures"])

@@ -3,6 +3,7 @@
 import random
 from collections import Counter
 
+import pytest
 from scipy.stats import chi2
 
 from shufflelab.tally import FastRng
@@ -20,11 +21,23 @@ from .helpers import ScriptedLanes, decks, planes_of, read_lanes
 
 
 def test_lane_bits_are_the_generators_own_bits_so_a_future_fastrng_bits_matches():
-    # FastLaneSource reads FastRng.words; a FastRng.bits built on getrandbits (proposed)
-    # must give the same integers for the kernels' sizes, or seeded tallies would change
+    # FastLaneSource reads whole words straight from getrandbits; for the kernels' sizes that
+    # must be the generator's own bits, or seeded tallies would change
     for count in (32, 4096, 65536):
         assert FastLaneSource(FastRng("s")).bits(count) == random.Random("s").getrandbits(count)
     assert 0 <= FastLaneSource(FastRng(1)).bits(40) < 1 << 40
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 7, 64, 2049])
+def test_words_as_int_is_the_words_of_words_lowest_first(count):
+    # bits() reads words_as_int: it must be the very words words() gives (tally stream v1), in the same order
+    assert FastRng("w").words_as_int(count) == int.from_bytes(FastRng("w").words(count), "little")
+
+
+@pytest.mark.parametrize("count", [1, 31, 33, 40, 65535])
+def test_lane_bits_of_a_part_word_are_the_low_bits_of_whole_words(count):
+    words = int.from_bytes(FastRng("p").words(-(-count // 32)), "little")
+    assert FastLaneSource(FastRng("p")).bits(count) == words & ((1 << count) - 1)
 
 
 # --- the partner draws are exactly uniform ---------------------------------------

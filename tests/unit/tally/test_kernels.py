@@ -14,6 +14,8 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shufflelab import catalog
 from shufflelab.tally import MAX_CARDS, FastRng
@@ -95,3 +97,17 @@ def test_fisher_yates_kernel_deck_is_a_permutation_at_the_largest_size():
     n = MAX_CARDS
     for deck in decks(make_block(kernel("fisher-yates"), n, 64, FastLaneSource(FastRng(1))), 64):
         assert sorted(deck) == list(range(n))
+
+
+@settings(max_examples=40, deadline=None)
+@given(algorithm_id=st.sampled_from(KERNEL_IDS), n=st.integers(2, 40), lanes=st.integers(1, 300),
+       seed=st.integers(0, 2**64))
+def test_a_kernels_draws_taken_first_make_the_same_block_and_leave_the_stream_where_it_would_be(algorithm_id, n,
+                                                                                                  lanes, seed):
+    # what lets one process draw blocks while others make them (tally/parallel.py): the two halves split cleanly
+    whole_rng, split_rng = FastRng(seed), FastRng(seed)
+    block = make_block(kernel(algorithm_id), n, lanes, FastLaneSource(whole_rng))
+    drawn = kernel(algorithm_id).draws(n, lanes, FastLaneSource(split_rng))
+    assert whole_rng.words(4).tolist() == split_rng.words(4).tolist()  # the stream goes on from the same place
+    made = make_block(lambda n, lanes, _: kernel(algorithm_id).make(n, lanes, iter(drawn)), n, lanes, None)
+    assert decks(made, lanes) == decks(block, lanes)

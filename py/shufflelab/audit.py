@@ -1,0 +1,204 @@
+"""Orders from any engine, in any language, read and checked line by line, counted as the lab counts its tally.
+
+The format: one order a line, top card first, as the card numbers 0..n-1 separated by
+spaces or commas (tabs too); whitespace around a line, blank lines and lines that begin
+with ``#`` are skipped. ``n`` is the length of the first line that is an order, unless it is
+given. A line that is not an order of the n cards (a wrong length, a repeated card, a
+number out of range, something that is not a number) is a bad line: it is never counted,
+and the first ``MAX_REPORTED_BAD_LINES`` are kept with their line numbers and what is wrong.
+
+Fast without NumPy: the text is read in chunks of lines; a chunk of plain orders is parsed
+by whole-chunk byte operations (``_fast_decks``: ``bytes.translate``, and big integers as
+byte-wise adders) and counted bit-sliced (``counting.count_orders``); a chunk where
+anything is unusual is read again line by line (``read_order``), which says what is wrong
+and where. Both give the same decks. CPython and Pyodide.
+"""
+
+from .errors import ShuffleLabError, printable, quoted
+from .tally import MAX_CARDS, MIN_CARDS, check_card_count
+from .tally.counting import count_orders
+
+MAX_REPORTED_BAD_LINES = 20
+CHUNK_BYTES = 8 << 20  # about 55,000 orders of 52 cards: big enough for bulk work, small enough for memory
+MAX_QUOTED_TOKEN = 20
+
+_SEPARATORS = bytes.maketrans(b",\t\r\v\f", b"     ")  # everything allowed between numbers becomes a space
+_ORDER_CHARACTERS = b"0123456789 \n"
+_DIGIT_VALUE = bytes(b - 48 if 48 <= b <= 57 else 0 for b in range(256))
+_HUNDREDS_VALUE = bytes(100 * (b - 48) if 48 <= b <= 50 else 0 for b in range(256))  # '0'..'2': 0, 100, 200
+_IS_DIGIT = bytes(255 if 48 <= b <= 57 else 0 for b in range(256))
+_IS_HIGH_HUNDREDS = bytes(255 if 51 <= b <= 57 else 0 for b in range(256))  # '3'..'9': 300 or more
+_IS_TWO = bytes(255 if b == 50 else 0 for b in range(256))
+_AT_LEAST_56 = bytes(255 if b >= 56 else 0 for b in range(256))
+_IS_NEWLINE = bytes(1 if b == 10 else 0 for b in range(256))
+# in _fast_decks: what a byte that ends no number becomes (dropped), and a line's end (kept, then checked)
+_DROPPED, _LINE_END = 0xFF, 0xFE
+MAX_FAST_CARDS = _LINE_END  # card numbers up to 253 never collide with the two markers
+
+
+class Audit:
+    """The orders read so far: their counts (card by position), fixed points and bad lines."""
+
+    def __init__(self, cards: int | None = None) -> None:
+        self.n = None if cards is None else check_card_count(cards)
+        self.counts = [] if cards is None else [[0] * cards for _ in range(cards)]
+        self.fixed_points = [] if cards is None else [0] * (cards + 1)
+        self.lines = 0  # lines read, blank and comment lines included
+        self.bad_lines = 0
+        self.bad = []  # (line number, what is wrong), the first MAX_REPORTED_BAD_LINES
+
+    @property
+    def orders(self) -> int:
+        """The orders counted (bad lines never are)."""
+        return sum(self.fixed_points)
+
+    def read(self, stream, chunk_bytes: int = CHUNK_BYTES) -> "Audit":
+        """Read every line of a binary stream; return this audit."""
+        rest = b""
+        while True:
+            data = stream.read(chunk_bytes)
+            if not data:
+                break
+            data = rest + data
+            cut = data.rfind(b"\n") + 1  # a chunk ends at a line's end; the part line waits for the next
+            rest = data[cut:]
+            if cut:
+                self.add_chunk(data[:cut])
+        if rest:
+            self.add_chunk(rest + b"\n")
+        return self
+
+    def add_chunk(self, chunk: bytes) -> None:
+        """Count the orders of a chunk of whole lines, each ending in a line feed, and note its bad lines."""
+        first_line = self.lines + 1
+        self.lines += chunk.count(b"\n")
+        if self.n is None:
+            chunk, first_line = self._find_n(chunk, first_line)
+            if self.n is None:
+                return
+        decks = _fast_decks(chunk, self.n)
+        if decks is not None and count_orders(decks, self.n, self.counts, self.fixed_points):
+            return
+        decks = bytearray()  # something is unusual: line by line, which says what and where
+        for number, line in enumerate(chunk.split(b"\n")[:-1], start=first_line):
+            deck, problem = read_order(line, self.n)
+            if problem:
+                self._note_bad(number, problem)
+            elif deck is not None:
+                decks += deck
+        if not count_orders(bytes(decks), self.n, self.counts, self.fixed_points):
+            raise AssertionError("read_order let through a deck that is not an order")  # a bug, never the input's
+
+    def _find_n(self, chunk: bytes, first_line: int) -> tuple[bytes, int]:
+        """Read lines until the first order, which sets n (and is counted); return the rest of the chunk."""
+        start = 0
+        number = first_line
+        while start < len(chunk):
+            end = chunk.index(b"\n", start) + 1
+            deck, problem = read_order(chunk[start:end - 1], None)
+            if problem:
+                self._note_bad(number, problem)
+            elif deck is not None:
+                self.n = len(deck)
+                self.counts = [[0] * self.n for _ in range(self.n)]
+                self.fixed_points = [0] * (self.n + 1)
+                count_orders(deck, self.n, self.counts, self.fixed_points)
+                return chunk[end:], number + 1
+            start, number = end, number + 1
+        return b"", number
+
+    def _note_bad(self, number: int, problem: str) -> None:
+        """Count a bad line, and keep its number and problem if it is among the first reported."""
+        self.bad_lines += 1
+        if len(self.bad) < MAX_REPORTED_BAD_LINES:
+            self.bad.append((number, problem))
+
+
+def read_order(line: bytes, n: int | None) -> tuple[bytes | None, str | None]:
+    """Return (deck, None) for an order of the cards 0..n-1 (any length from 2 to 255 when n is None), (None, None)
+    for a blank or comment line, and (None, what is wrong) for anything else."""
+    text = line.translate(_SEPARATORS).strip()
+    if not text or text.startswith(b"#"):
+        return None, None
+    tokens = text.split()
+    for token in tokens:
+        if not token.isdigit():  # bytes.isdigit is ASCII only: no sign, '_', '.', letter or other script
+            return None, f"{quoted(token.decode('utf-8', 'replace'), MAX_QUOTED_TOKEN)} is not a card number"
+    size = len(tokens) if n is None else n
+    if len(tokens) != size:
+        return None, f"has {len(tokens)} numbers, not {n}"
+    if n is None and not MIN_CARDS <= size <= MAX_CARDS:
+        return None, f"has {size} numbers; an order has {MIN_CARDS} to {MAX_CARDS} cards"
+    values = []
+    for token in tokens:
+        digits = token.lstrip(b"0") or b"0"
+        # a card is below 256: a longer number is out of range, and int() refuses a few thousand digits
+        if len(digits) > 3 or int(digits) >= size:
+            shown = printable(digits.decode("ascii"), MAX_QUOTED_TOKEN)
+            return None, f"card {shown} is out of range: the cards are 0 to {size - 1}"
+        values.append(int(digits))
+    deck = bytes(values)
+    if len(set(deck)) != size:
+        repeated = next(value for position, value in enumerate(deck) if value in deck[:position])
+        return None, f"card {repeated} appears twice"
+    return deck, None
+
+
+def _fast_decks(chunk: bytes, n: int) -> bytes | None:
+    """Return the decks of a chunk of plain orders (card numbers, separators, blank lines), one byte per card, or None
+    when anything is unusual; the caller then reads it line by line.
+
+    Each byte of the chunk is a byte-wide lane of a big integer, so adding two integers adds
+    every lane at once (no lane ever carries: sums are kept below 256). A number's value
+    lands on its last digit: that digit, plus 10 times the one before it, plus 100 times
+    the one before that when all three are digits. Every other byte is marked and dropped,
+    and the line ends are kept as markers to check that every line holds exactly n numbers.
+    """
+    if n > MAX_FAST_CARDS:
+        return None
+    text = chunk.translate(_SEPARATORS)
+    if b"#" in text or text.translate(None, _ORDER_CHARACTERS):
+        return None  # comments, or something that is no number: line by line
+    size = len(text)
+    digits = _lanes(text, _IS_DIGIT)
+    last_digits = digits & ~(digits >> 8)  # a digit whose next byte is not one
+    if digits & (digits << 8) & (digits << 16) & (digits << 24):
+        return None  # four digits in a row: out of range, or zeros in front
+    values = _lanes(text, _DIGIT_VALUE)
+    # ten times every lane at once: a digit's 9 becomes 90, no carry
+    total = (values & last_digits) + ((values * 10 << 8) & last_digits)
+    three = last_digits & (digits << 8) & (digits << 16)  # last digits of three-digit numbers
+    if three:
+        if (_lanes(text, _IS_HIGH_HUNDREDS) << 16) & three:
+            return None  # 300 or more
+        twos = (_lanes(text, _IS_TWO) << 16) & three
+        if twos and _lanes((total & twos).to_bytes(size, "little"), _AT_LEAST_56) & twos:
+            return None  # 256 to 299: the lane would carry
+        total += (_lanes(text, _HUNDREDS_VALUE) << 16) & three
+    every_byte = (1 << (8 * size)) - 1
+    marked = ((total | (every_byte ^ last_digits)) ^ _lanes(text, _IS_NEWLINE)).to_bytes(size, "little")
+    lines = marked.translate(None, bytes((_DROPPED,)))
+    while bytes((_LINE_END, _LINE_END)) in lines:  # blank lines
+        lines = lines.replace(bytes((_LINE_END, _LINE_END)), bytes((_LINE_END,)))
+    lines = lines.lstrip(bytes((_LINE_END,)))
+    count = lines.count(_LINE_END)
+    if len(lines) != count * (n + 1) or lines[n :: n + 1] != bytes((_LINE_END,)) * count:
+        return None  # a line of another length (or a number of 254 or 255 taken for a marker)
+    return lines.translate(None, bytes((_LINE_END,)))
+
+
+def _lanes(text: bytes, table: bytes) -> int:
+    """Return ``text`` mapped byte by byte through ``table``, as one integer (byte i in bits 8i to 8i+7)."""
+    return int.from_bytes(text.translate(table), "little")
+
+
+def audit_file(path: str, cards: int | None = None, stdin=None) -> Audit:
+    """Return the audit of a file of orders (``-``: ``stdin``, a binary stream); a file that cannot be read raises
+    ShuffleLabError naming it."""
+    if path == "-":
+        return Audit(cards).read(stdin)
+    try:
+        with open(path, "rb") as handle:
+            return Audit(cards).read(handle)
+    except OSError as error:
+        raise ShuffleLabError(f"cannot read {path}: {error.strerror or error}") from None
