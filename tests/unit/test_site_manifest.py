@@ -108,3 +108,11 @@ def test_the_command_line_says_what_is_wrong_in_one_line(argv, capsys):
 def test_the_command_line_shows_its_usage(capsys):
     assert site_manifest.main(["build"]) == 2
     assert capsys.readouterr().err.startswith("usage: ")
+
+
+def test_the_readme_counts_the_manifest_as_it_is():
+    root = Path(__file__).resolve().parents[2]
+    files = site_manifest.site_files(root)
+    size = sum((root / path).stat().st_size for path in files) / 2**20
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    assert f"manifest lists {len(files)} files, {size:.1f} MiB" in readme
