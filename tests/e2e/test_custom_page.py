@@ -2,8 +2,9 @@
 
 - Swap-with-any (the editor's example) is called biased; Fisher–Yates is not, and on 6 cards
   its exact matrix comes from walking every path of its draws.
-- A shuffle that returns a shorter list, never returns, or does not compile gets its
-  one-line message under the code, and the page, then the next Run, still work.
+- A shuffle that returns a shorter list or does not compile gets its one-line message under
+  the code, and the page, then the next Run, still work (one that never returns is
+  test_hostile_code's endless loop: stopped at 10 s, then the next Run works).
 - A link that carries code fills the editor and runs nothing until Run is pressed.
 """
 
@@ -24,10 +25,6 @@ FISHER_YATES = """def shuffle(cards, rng):
 """
 SHORTER = """def shuffle(cards, rng):
     return cards[:-1]
-"""
-ENDLESS = """def shuffle(cards, rng):
-    while True:
-        pass
 """
 BROKEN = """def shuffle(cards, rng)
     return cards
@@ -138,21 +135,6 @@ def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_u
         page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0",
                                timeout=WORKER_TIMEOUT_MS)
         assert custom_status(page)[0] != "error"
-
-
-def test_a_shuffle_that_never_returns_is_stopped_and_the_worker_restarts(browser, site_url, visit):
-    with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: endless") as opened:
-        page = opened.page
-        type_code(page, ENDLESS)
-        press_run(page)
-        said = wait_for_error(page)
-        assert "ran over 10 s without returning" in said, said
-        wait_for_worker(page)  # a new worker
-        type_code(page, FISHER_YATES)
-        press_run(page)
-        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0",
-                               timeout=WORKER_TIMEOUT_MS)
-        assert page.get_attribute("#custom-status", "data-state") != "error"
 
 
 def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, site_url, visit):

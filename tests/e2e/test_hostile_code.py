@@ -932,7 +932,8 @@ def test_patching_the_lab_s_modules_changes_no_built_in_verdict(hostile):
 
 @pytest.mark.timing
 def test_an_endless_loop_is_stopped_and_the_lab_goes_on(hostile):
-    """A loop that never returns, and swallows every exception: stopped by the 10 s limit, then a built-in runs."""
+    """A loop that never returns, and swallows every exception: stopped by the 10 s limit; then the user's next,
+    correct shuffle runs in a fresh sandbox, and a built-in runs."""
     page = hostile.page
     before = open_code(hostile, ENDLESS)
     since = mark(page, "custom-status")
@@ -946,6 +947,14 @@ def test_an_endless_loop_is_stopped_and_the_lab_goes_on(hostile):
         found.append(f"the line under the editor does not say the 10 s limit stopped it: {short(line)!r}")
     if "\n" in line or len(line) > 400:
         found.append(f"the line under the editor is not one short line: {short(line)!r}")
+    # the next Run of a correct shuffle works, in a fresh sandbox (a link brings it into the editor: Back to it)
+    page.evaluate(FOLLOW_JS, urlsplit(code_link(hostile, GOOD)).query)
+    page.wait_for_function("code => document.getElementById('custom-code').value === code", arg=GOOD,
+                           timeout=WAIT_MS)
+    wait_for_run_button(page)
+    since = mark(page, "trials")
+    press_run(page)
+    wait_for_tally(page, since)
     assert_unharmed(hostile, before, builtins=BUILTIN_VERDICTS[:1], extra=found)  # a built-in runs afterwards
 
 
