@@ -226,6 +226,37 @@ def cut_insert(cards, rng, repetitions: int = 15000) -> list:
     return last_step(cut_insert_steps(cards, rng, repetitions))
 
 
+def overhand(cards, rng, overhands: int = 10) -> list:
+    """Return Pemantle's overhand shuffle, ``overhands`` passes: each gap between neighbours is cut with chance 1/2,
+    and the packets come off in reverse order, each keeping its own order."""
+    deck = list(cards)
+    for _ in range(overhands):
+        packets, start = [], 0
+        for gap in range(1, len(deck)):
+            if rng.below(2):  # a cut between deck[gap - 1] and deck[gap]
+                packets.append(deck[start:gap])
+                start = gap
+        packets.append(deck[start:])
+        deck = [card for packet in reversed(packets) for card in packet]
+    return deck
+
+
+def shelf_shuffler(cards, rng, shelves: int = 10, rounds: int = 1) -> list:
+    """Return a casino shelf shuffler's deal, ``rounds`` times: each card from the top goes to a uniform shelf, on top
+    of its pile or under it with chance 1/2 each; then the piles are stacked, the first shelf's on top."""
+    deck = list(cards)
+    for _ in range(rounds):
+        piles = [[] for _ in range(shelves)]
+        for card in deck:
+            pile = piles[rng.below(shelves)]
+            if rng.below(2):
+                pile.insert(0, card)  # on top of the cards already on that shelf
+            else:
+                pile.append(card)
+        deck = [card for pile in piles for card in pile]
+    return deck
+
+
 def last_step(steps):
     """Return what a step generator yields last: its result (each None before it is a pause)."""
     result = None

@@ -232,6 +232,10 @@ def shuffled(cards, algorithm_id: str, rng, params=None) -> list:
 # --- the built-in algorithms (ids are part of the share-link contract) ----------------
 
 PASSES = Param("passes", "Passes", 7, 1, 50)
+# link fields are named by parameter, one range each: these are not the riffles' passes
+OVERHAND_PASSES = Param("overhands", "Overhand passes", 10, 1, 2000)
+SHELVES = Param("shelves", "Shelves", 10, 2, 20)
+SHELF_PASSES = Param("rounds", "Rounds through the machine", 1, 1, 10)
 REPETITIONS = Param("repetitions", "Repetitions", 15000, 1, 100000)
 
 ALGORITHMS = tuple(register(entry) for entry in (
@@ -337,5 +341,25 @@ ALGORITHMS = tuple(register(entry) for entry in (
         BIASED, algorithms.no_shuffle,
         matrix="exact.matrices:identity",
         kernel="tally.kernels:unshuffled_block", builtin=True,
+    ),
+    Algorithm(
+        "overhand", "Overhand shuffle", "Pemantle (1989); Jonasson (2006)",
+        ("Cut between each pair of neighbours with chance 1/2 and take the packets off in reverse order: "
+         "each pass moves most cards only a little, so mixing takes of order n² log n passes: thousands for 52 cards."),
+        BIASED, algorithms.overhand, (OVERHAND_PASSES,),
+        orders="exact.orders:overhand", matrix="exact.matrices:overhand",
+        method="one pass's every path enumerated from the port, passes composed; the position matrix in closed form "
+               "(checked against the port), raised to rounds",
+        builtin=True,
+    ),
+    Algorithm(
+        "shelf-shuffler", "Casino shelf shuffler", "Diaconis, Fulman & Holmes (2013)",
+        ("Each card goes to a random shelf, on top of its pile or under it; the piles are stacked. After one pass of a "
+         "10-shelf machine, its authors found a player could call about 9.5 of 52 cards; the maker moved to two."),
+        BIASED, algorithms.shelf_shuffler, (SHELVES, SHELF_PASSES),
+        orders="exact.orders:shelf_shuffler", matrix="exact.matrices:shelf_shuffler",
+        method="one pass's every path enumerated from the port, passes composed; the position matrix in closed form, "
+               "a mixture over the card's shelf and side of two binomials (checked against the port), raised to rounds",
+        builtin=True,
     ),
 ))

@@ -13,6 +13,8 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from shufflelab import catalog
+
 
 @dataclass
 class Opened:
@@ -94,9 +96,10 @@ def cli_deal(**options) -> dict:
 
 
 # URL parameter -> CLI option; `v` must be the CLI's only stream (1), the lab's keys don't apply.
-URL_TO_CLI = {"algo": "algo", "passes": "passes", "repetitions": "repetitions", "seed": "seed",
-              "deck": "deck", "packs": "packs", "jokers": "jokers", "size": "size",
-              "players": "players", "cards": "cards_each", "style": "style", "pseed": "player_seed"}
+# Every algorithm parameter is a link field and a CLI option of the same name (the catalog's).
+URL_TO_CLI = {"algo": "algo", "seed": "seed", "deck": "deck", "packs": "packs", "jokers": "jokers", "size": "size",
+              "players": "players", "cards": "cards_each", "style": "style", "pseed": "player_seed",
+              **{param.name: param.name for entry in catalog.entries() for param in entry.params}}
 
 
 def url_params(url: str) -> dict[str, str]:

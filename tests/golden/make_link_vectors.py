@@ -62,7 +62,8 @@ SPECIAL_SEEDS = (
 # (and so its links) even if one is later registered before it; new ones follow these
 FIRST_IDS = ("fisher-yates", "splice", "stack", "random-key", "riffle-gsr", "fisher-yates-off-by-one", "naive-pairs",
              "swap-any", "c-rand", "riffle-physical", "cut-insert", "random-comparator", "none")
-PARAM_VALUES = {"passes": (None, 1, 13, None), "repetitions": (None, 2, 500, None)}  # None: the default
+PARAM_VALUES = {"passes": (None, 1, 13, None), "repetitions": (None, 2, 500, None),  # None: the default
+                "overhands": (None, 1, 2000, None), "shelves": (None, 2, 20, None), "rounds": (None, 2, 10, None)}
 
 
 def deck_kind(deck: DeckSpec) -> str:

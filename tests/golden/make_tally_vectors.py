@@ -20,7 +20,8 @@ from shufflelab.tally import Tally
 PATH = Path(__file__).with_name("tally_v1.json")
 SEED = "tally golden ♠"
 CASES = ((5, 300), (9, 700))  # (cards, shuffles): small enough to keep the file readable
-LARGE_PARAMS = {"passes": 3, "repetitions": 40}  # fewer passes than the defaults: cheaper, and more biased
+# fewer passes than the defaults: cheaper, and more biased
+LARGE_PARAMS = {"passes": 3, "repetitions": 40, "overhands": 20, "shelves": 10, "rounds": 1}
 
 
 def tally_cases():

@@ -11,6 +11,7 @@ from shufflelab.rng import StreamRng
 CONTRACT_IDS = [
     "fisher-yates", "splice", "stack", "random-key", "riffle-gsr", "fisher-yates-off-by-one",
     "naive-pairs", "swap-any", "c-rand", "riffle-physical", "cut-insert", "random-comparator", "none",
+    "overhand", "shelf-shuffler",  # appended: the order above is the menu's and never changes
 ]
 # where each named analysis part must live (CPython and Pyodide only; never loaded on the page)
 PART_MODULES = {

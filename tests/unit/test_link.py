@@ -43,7 +43,9 @@ WHOLE_FIELDS = [f for f in FIELDS if f.kind == "whole"]
 # what makes a field apply, and leaves room for its whole range (players x cards within the deck)
 CONTEXT = {"passes": "algo=riffle-gsr", "repetitions": "algo=cut-insert", "size": "deck=numbered&players=1&cards=0",
            "players": "cards=0", "cards": "deck=numbered&size=1000&players=1",
-           "vs-passes": "vs=riffle-gsr", "vs-repetitions": "vs=cut-insert"}
+           "vs-passes": "vs=riffle-gsr", "vs-repetitions": "vs=cut-insert",
+           "overhands": "algo=overhand", "shelves": "algo=shelf-shuffler", "rounds": "algo=shelf-shuffler",
+           "vs-overhands": "vs=overhand", "vs-shelves": "vs=shelf-shuffler", "vs-rounds": "vs=shelf-shuffler"}
 
 
 def fixed_seed():

@@ -155,9 +155,11 @@ def changed(draw, spec: DealSpec):
     if name == "algo":
         new = spec.replace(algo=_other(draw, catalog.ids(), spec.algo))
     elif name == "param":
-        (key, value), = spec.params
-        param = spec.algorithm.params[0]
-        new = spec.replace(params=[(key, value + 1 if value < param.maximum else value - 1)])
+        key = draw(st.sampled_from([key for key, _ in spec.params]))
+        param = next(p for p in spec.algorithm.params if p.name == key)
+        value = dict(spec.params)[key]
+        new = spec.replace(params=[(k, (value + 1 if value < param.maximum else value - 1) if k == key else v)
+                                   for k, v in spec.params])
     elif name == "seed":
         new = spec.replace(seed=draw(seeds.filter(lambda s: s != spec.seed)))
     elif name == "deck":

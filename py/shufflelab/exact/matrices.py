@@ -257,6 +257,66 @@ def cut_insert_seconds(n: int, params: dict) -> float:
     return PRODUCT_SECONDS_AT_128 * (n / 128) ** 3 * power_products(params["repetitions"])
 
 
+def overhand_pass_matrix(n: int, one=1.0) -> Matrix:
+    """Return one overhand pass's position matrix: the packet [s, e] around position i comes off after the n − 1 − e
+    cards below it, so i goes to n − 1 − e + (i − s); s and e are independent, each set by fair cuts."""
+    half = one / 2
+    rows = []
+    for i in range(n):
+        # P(the packet starts at s): a cut at gap s (s > 0) and none at gaps s+1..i; P(it ends at e) likewise
+        starts = [(s, half ** (i - s) * (half if s > 0 else one)) for s in range(i + 1)]
+        ends = [(e, half ** (e - i) * (half if e < n - 1 else one)) for e in range(i, n)]
+        row = [one * 0] * n
+        for s, p_start in starts:
+            for e, p_end in ends:
+                row[n - 1 - e + i - s] += p_start * p_end
+        rows.append(row)
+    return rows
+
+
+def overhand(n: int, params: dict, one) -> Matrix:
+    """Pemantle's overhand pass in closed form, raised to ``overhands``."""
+    return matrix_power(overhand_pass_matrix(n, one), params["overhands"])
+
+
+def shelf_pass_matrix(n: int, shelves: int, one=1.0) -> Matrix:
+    """Return one shelf-shuffler pass's position matrix.
+
+    Card i lands on shelf s (of m) above the pile or under it. Every other card is above it independently: if it
+    lands on an earlier shelf (chance s/m), or on the same shelf dealt before it when card i went under (1/m), or
+    dealt after it and put on top (1/(2m)). So the position is Binomial(i, a) + Binomial(n − 1 − i, b), mixed over s
+    and the side.
+    """
+    m = shelves
+    rows = []
+    for i in range(n):
+        row = [one * 0] * n
+        for s in range(m):
+            for under in (False, True):
+                before = (one * s + (one if under else 0)) / m  # a card dealt before i ends above it
+                after = (one * s + one / 2) / m                  # a card dealt after i ends above it
+                weight = one / (2 * m)
+                for position, p in enumerate(_sum_of_binomials(i, before, n - 1 - i, after, one)):
+                    row[position] += weight * p
+        rows.append(row)
+    return rows
+
+
+def _sum_of_binomials(k1: int, p1, k2: int, p2, one) -> list:
+    """Return the distribution of Binomial(k1, p1) + Binomial(k2, p2), as a list by value."""
+    dist = [one]
+    for count, p in ((k1, p1), (k2, p2)):
+        for _ in range(count):
+            dist = [(dist[v] if v < len(dist) else 0) * (1 - p) + (dist[v - 1] * p if v > 0 else 0)
+                    for v in range(len(dist) + 1)]
+    return dist
+
+
+def shelf_shuffler(n: int, params: dict, one) -> Matrix:
+    """A shelf-shuffler round in closed form, raised to ``rounds``."""
+    return matrix_power(shelf_pass_matrix(n, params["shelves"], one), params["rounds"])
+
+
 def matrix_product(a: Matrix, b: Matrix) -> Matrix:
     """Return a·b for square matrices given as lists of rows."""
     columns = list(zip(*b))

@@ -106,6 +106,18 @@ def cut_insert(n: int, params: dict) -> IntDist:
     return repeat_passes(as_int_dist(one), params["repetitions"], n, "cut-insert", "repetitions", reachable)
 
 
+def overhand(n: int, params: dict) -> IntDist:
+    """One pass enumerated from the port (2^(n−1) cut patterns), ``overhands`` of them composed."""
+    one, _ = enumerate_port("overhand", n, {"overhands": 1})
+    return repeat_passes(as_int_dist(one), params["overhands"], n, "overhand", "overhands")
+
+
+def shelf_shuffler(n: int, params: dict) -> IntDist:
+    """One round enumerated from the port ((2 × shelves)^n paths), ``rounds`` of them composed."""
+    one, _ = enumerate_port("shelf-shuffler", n, {"shelves": params["shelves"], "rounds": 1})
+    return repeat_passes(as_int_dist(one), params["rounds"], n, "shelf-shuffler", "rounds")
+
+
 def _swap_step(n: int, i: int, weights: list[int], denominator: int) -> IntDist:
     """Return the whole-order step 'swap position i with j', j drawn with weights[j]/denominator."""
     out: dict[Order, int] = defaultdict(int)

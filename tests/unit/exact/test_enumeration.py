@@ -55,7 +55,8 @@ def test_cut_paths_are_reported_not_counted():
 
 # the largest deck each model is walked on, and with which parameters: a second or less in all
 WALKED = {"riffle-gsr": ({"passes": 2}, 3), "naive-pairs": (None, 3), "swap-any": (None, 5),
-          "cut-insert": ({"repetitions": 3}, 5)}
+          "cut-insert": ({"repetitions": 3}, 5), "overhand": ({"overhands": 2}, 5),
+          "shelf-shuffler": ({"shelves": 2, "rounds": 2}, 3)}
 # what the walk refuses, and why: floats, srand's 2^32 seeds, and paths that never end
 REFUSED = {"random-key": (NotEnumerable, r"calls rng\.random\(\)"),
            "c-rand": (ExactTooCostly, "more than 1,000 paths: the walk stopped after 1,000"),

@@ -147,6 +147,9 @@ MONTE_CARLO = [
     ("random-key", 9, None, 9000),
     ("none", 9, None, 100),
     ("random-comparator", MAX_WALKED_CARDS, None, 9000),  # its matrix is walked: no bigger deck
+    ("overhand", 12, {"overhands": 5}, 9000),
+    ("shelf-shuffler", 12, {"shelves": 4, "rounds": 1}, 9000),
+    ("shelf-shuffler", 9, {"shelves": 10, "rounds": 2}, 9000),
 ]
 
 
