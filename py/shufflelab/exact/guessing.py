@@ -414,7 +414,7 @@ def guess_report(n: int, k: int, feedback: str, samples: int = DEFAULT_SAMPLES, 
 
     _check_feedback(feedback)
     limit = MAX_NO_FEEDBACK_CARDS if feedback == "none" else MAX_SIMULATED_CARDS
-    _check(n, k, limit, f"the guessing game with feedback {feedback}")
+    _check(n, k, limit, f"the guessing game {'with' if feedback == 'full' else 'without'} feedback")
     random_deck = random_deck_expected(n, feedback)
     report = {"cards": n, "riffles": k, "feedback": feedback,
               "random_deck": fraction_text(random_deck), "random_deck_value": float(random_deck)}
