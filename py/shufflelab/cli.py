@@ -1,4 +1,4 @@
-"""The command line: ``python -m shufflelab algorithms | shuffle | deal | seal | verify | exact | riffle-tv | tally | audit``.
+"""The command line (``python -m shufflelab``): algorithms, shuffle, deal, seal, verify, exact, riffle-tv, tally, audit, guess.
 
 Bad arguments exit with status 2 and one line on stderr (``verify`` exits with 1 when the
 deal does not match its commitment); so does a user's shuffle (``exact --file``, ``tally
@@ -27,6 +27,7 @@ from . import catalog, custom, exact, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
+from .exact import guessing
 from .link import (
     DEFAULT_CARDS_EACH,
     DEFAULT_PLAYERS,
@@ -776,6 +777,59 @@ def run_audit(args: argparse.Namespace) -> int:
     return status
 
 
+# --- the guessing game -------------------------------------------------------------------------
+
+
+def add_guess_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``guess``: deck size, riffles, feedback, and for a simulated score its samples and seed."""
+    parser.add_argument("--cards", type=int, default=52, metavar="N",
+                        help=f"deck size: 1-{guessing.MAX_NO_FEEDBACK_CARDS} without feedback, "
+                             f"1-{guessing.MAX_SIMULATED_CARDS} with it (default 52)")
+    parser.add_argument("--riffles", type=int, default=1, metavar="K",
+                        help=f"Gilbert-Shannon-Reeds riffles of the new deck, 0-{guessing.MAX_RIFFLES} (default 1)")
+    parser.add_argument("--feedback", choices=guessing.FEEDBACKS, default="full",
+                        help="full: each card is shown after its guess; none: every guess written first (default full)")
+    parser.add_argument("--samples", type=int, default=guessing.DEFAULT_SAMPLES, metavar="M",
+                        help=f"decks sampled where the score is simulated (with feedback, over "
+                             f"{guessing.MAX_STATE_SUM_CARDS} cards), 2-{guessing.MAX_SAMPLES:,} "
+                             f"(default {guessing.DEFAULT_SAMPLES:,})")
+    parser.add_argument("--seed", metavar="TEXT",
+                        help="the simulation's seed, by the tally seed's rule (--seed=TEXT for one that begins "
+                             "with '-'); without it a fresh seed is drawn and printed")
+    parser.add_argument("--json", action="store_true", help="print JSON (exact scores as 'p/q' strings)")
+
+
+def run_guess(args: argparse.Namespace) -> int:
+    """Print the best expected number of cards called right after K riffles, beside a random deck's."""
+    if not 2 <= args.samples <= guessing.MAX_SAMPLES:
+        raise UsageError(f"--samples must be 2 to {guessing.MAX_SAMPLES:,}, not {args.samples}")
+    seed, fresh = tally_seed_from(args.seed)
+    report = guessing.guess_report(args.cards, args.riffles, args.feedback, args.samples, seed)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    shown = "each card shown after its guess" if args.feedback == "full" else "no card shown until the end"
+    riffles = f"{args.riffles} Gilbert-Shannon-Reeds riffle{'' if args.riffles == 1 else 's'}"
+    print(f"{args.cards} cards in order, {riffles}, guessed from the top, {shown}.")
+    if report["exact"]:
+        print(f"best strategy: {shown_fraction(report['expected'])} cards right on average (exact, "
+              f"{GUESS_METHODS[report['method']]})")
+    else:
+        print(f"best strategy: {report['expected']:.3f} ± {report['standard_error']:.3f} cards right on average "
+              f"(simulated: the exact best guess on {report['samples']:,} sampled decks, ± one standard error)")
+        again = f" (repeat it with --seed={shlex.quote(seed)})" if fresh else ""
+        print(f"seed: {seed}{again}")
+    print(f"a random deck: {shown_fraction(report['random_deck'])} (exact)")
+    return 0
+
+
+GUESS_METHODS = {
+    "position matrix": "the most likely card at each position, from the exact position matrix",
+    "every order": "summed over every order of the deck",
+    "states": "summed over the states of the closed-form posterior",
+}
+
+
 def _add_json_only(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
@@ -796,4 +850,6 @@ COMMANDS: dict[str, Command] = {
               add_tally_options, run_tally),
     "audit": ("give the bias lab's verdict on orders from any engine, one a line (exit 0, 1 or 2)",
               add_audit_options, run_audit),
+    "guess": ("the guessing game: how many cards the best guesser calls right after K riffles, beside a random deck",
+              add_guess_options, run_guess),
 }
