@@ -187,7 +187,7 @@ def assess(order, max_k: int = MAX_RIFFLES) -> dict:
     result = {"cards": n, "rising": rising, "likelihoods": likelihoods, "best_k": best_k, "plausible": plausible,
               "plausible_low": low, "plausible_high": high, "uniform_plausible": uniform_plausible,
               "plausible_factor": PLAUSIBLE_FACTOR, "max_k": max_k,
-              "uniform_log10_vs_best": log10_ratio(uniform, max(scores))}
+              "uniform_log10_vs_best": log10_ratio(uniform, max(scores)) if max(scores) else None}
     result["sentence"] = verdict_sentence(result)
     return result
 
