@@ -72,7 +72,8 @@ def test_the_most_likely_k_of_new_deck_order_is_0(n):
     if n <= 3:
         assert result["sentence"].startswith("Looks well shuffled: 1 rising sequence; ")
         return
-    assert result["plausible"] == [0]
+    # 1 riffle gives it (n+1)/2^n, within a factor of 8 of 0 riffles' 1 up to 5 cards
+    assert result["plausible"] == ([0] if n >= 6 else [0, 1, 2] if n == 4 else [0, 1])
     assert result["sentence"] == "Not shuffled at all: this is new-deck order (1 rising sequence)."
 
 
