@@ -69,6 +69,14 @@ def test_the_lab_view_model_on_micropython():
     assert passed >= 10 and failed == 0, output
 
 
+def test_a_real_decks_riffles_on_micropython():
+    done = run_micropython("tests/portable/check_riffles.py")
+    output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
+    assert done.returncode == 0, output
+    passed, failed = closing_counts(done.stdout)
+    assert passed >= 13 and failed == 0, output
+
+
 @pytest.mark.slow  # about 11 s here: 3.5 s to load Pyodide, then the pure generator's tallies in wasm
 def test_tally_stream_v1_on_pyodide():
     node = shutil.which("node")

@@ -1,4 +1,5 @@
-"""The command line (``python -m shufflelab``): algorithms, shuffle, deal, seal, verify, exact, riffle-tv, tally, audit, guess.
+"""The command line (``python -m shufflelab``): algorithms, shuffle, deal, seal, verify, exact, riffle-tv,
+riffle-distances, riffles, tally, audit, guess.
 
 Bad arguments exit with status 2 and one line on stderr (``verify`` exits with 1 when the
 deal does not match its commitment); so does a user's shuffle (``exact --file``, ``tally
@@ -23,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
-from . import catalog, custom, exact, seal, tally
+from . import catalog, custom, exact, riffles, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
@@ -526,6 +527,74 @@ def run_riffle_tv(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_riffle_distances_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``riffle-distances``: deck size, how many riffles, output format."""
+    parser.add_argument("--cards", type=int, default=52, metavar="N",
+                        help=f"deck size, 1-{exact.MAX_RIFFLE_TV_CARDS} (default 52)")
+    parser.add_argument("--max-k", type=int, default=12, metavar="K",
+                        help=f"riffles, 1-{exact.MAX_RIFFLE_TV_K} (default 12)")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON (total variation and separation as exact 'p/q' strings, KL as floats)")
+
+
+def run_riffle_distances(args: argparse.Namespace) -> int:
+    """Print total variation, separation and Kullback-Leibler distances to uniform after 1..K riffles."""
+    report = exact.riffle_distances_report(args.cards, args.max_k)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{report['cards']} cards, Gilbert-Shannon-Reeds riffles: exact distances to uniform "
+          f"(Bayer & Diaconis 1992)")
+    print(" k  total variation  separation  KL (bits)")
+    for row in report["distances"]:
+        print(f"{row['k']:>2}  {row['tv_value']:>15.6f}  {row['separation_value']:>10.6f}  {row['kl_bits']:>9.6g}")
+    for meaning in report["meanings"].values():
+        print(f"{meaning['name'][0].upper()}{meaning['name'][1:]}: {meaning['meaning']}.")
+    return 0
+
+
+def add_riffles_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``riffles``: the order, the deck it is from, how many riffles to weigh, output format."""
+    parser.add_argument("--order", required=True, metavar="CODES",
+                        help="the deck's order after your riffles, top card first, as codes (AS 0H or 10H KC ...), "
+                             "separated by spaces or commas; - reads it from standard input. Start the riffles from "
+                             "this project's new-deck order, top first: A-K of clubs, then diamonds, hearts, spades "
+                             "(AC 2C ... KC AD ... KS), which is not the order a new deck comes in")
+    parser.add_argument("--deck", choices=("standard", "piquet", "euchre"), default="standard",
+                        help="deck kind (default standard)")
+    parser.add_argument("--jokers", type=int, default=0, metavar="N",
+                        help=f"jokers (X1 black, X2 red) after the other cards, 0-{MAX_JOKERS_PER_PACK} (default 0)")
+    parser.add_argument("--max-k", type=int, default=riffles.MAX_RIFFLES, metavar="K",
+                        help=f"weigh 0..K riffles, 1-{riffles.MAX_RIFFLES} (default {riffles.MAX_RIFFLES})")
+    parser.add_argument("--json", action="store_true", help="print JSON (likelihoods as exact integers)")
+
+
+def run_riffles(args: argparse.Namespace) -> int:
+    """Count the rising sequences of a real deck's order and say how many riffles it looks like."""
+    if not 1 <= args.max_k <= riffles.MAX_RIFFLES:
+        raise UsageError(f"--max-k must be 1 to {riffles.MAX_RIFFLES}, not {args.max_k}")
+    deck = DeckSpec(kind=args.deck, jokers=args.jokers)
+    text = sys.stdin.read() if args.order == "-" else utf8_argument(args.order, "--order")
+    order = riffles.parse_order(text, deck)
+    result = riffles.assess(order, args.max_k)
+    if args.json:
+        data = {"deck": deck.as_dict(), "order": deck.codes(order), **result}
+        for row in data["likelihoods"]:  # exact integers as text: JSON readers often hold numbers as doubles
+            row["numerator"], row["denominator"] = str(row["numerator"]), str(row["denominator"])
+        print(json.dumps(data))
+        return 0
+    print(f"{deck.describe()}: {result['rising']} rising sequences.")
+    print(" k  likelihood ÷ uniform (log10)")
+    for row in result["likelihoods"]:
+        value = row["log10_vs_uniform"]
+        shown = "impossible" if value is None else f"{value:+.2f}"
+        mark = "  plausible" if row["k"] in result["plausible"] else ""
+        print(f"{row['k']:>2}  {shown:>10}{mark}")
+    print(f"Plausible: within a factor of {result['plausible_factor']} of the likeliest explanation.")
+    print(result["sentence"])
+    return 0
+
+
 # --- the lab's verdict in the command line: tally and audit -----------------------------------
 
 # A gate must not pass a run too short to judge: too-few is "could not be judged", as bad input is.
@@ -846,6 +915,10 @@ COMMANDS: dict[str, Command] = {
               add_exact_options, run_exact),
     "riffle-tv": ("exact distance to uniform after 1..K riffles (Bayer & Diaconis)",
                   add_riffle_tv_options, run_riffle_tv),
+    "riffle-distances": ("total variation, separation and KL distances to uniform after 1..K riffles, and what each "
+                         "means for a bet", add_riffle_distances_options, run_riffle_distances),
+    "riffles": ("count a real deck's rising sequences after your riffles and say how many riffles it looks like",
+                add_riffles_options, run_riffles),
     "tally": ("tally shuffles and give the bias lab's verdict, as the page does for the same tally seed (exit 0, 1 or 2)",
               add_tally_options, run_tally),
     "audit": ("give the bias lab's verdict on orders from any engine, one a line (exit 0, 1 or 2)",

@@ -1,7 +1,9 @@
 """The command line: JSON round trips with share links, text output, one-line errors."""
 
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -302,3 +304,59 @@ def test_exact_prints_every_algorithm_up_to_5_cards_or_refuses_in_one_line(capsy
                     assert json.loads(out)["cards"] == cards
             else:  # e.g. cut-insert's 15,000 repetitions cost too much on 5 cards
                 assert status == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_riffle_distances_json_has_exact_fractions_and_the_meanings(capsys):
+    status, out, err = run(capsys, "riffle-distances", "--cards", "52", "--max-k", "12", "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert list(data["meanings"]) == ["tv", "separation", "kl"]
+    row = data["distances"][6]
+    assert row["k"] == 7 and exact.fraction_from_text(row["tv"]) == exact.riffle_tv(52, 7)[6]
+    assert exact.fraction_from_text(row["separation"]) == exact.riffle_separation(52, 7)[6]
+    assert row["kl_bits"] == pytest.approx(row["kl_nats"] / 0.6931471805599453)
+    status, out, _ = run(capsys, "riffle-distances", "--cards", "52")
+    assert status == 0 and " 7         0.334061    0.999995" in out and "Separation: how much less likely" in out
+
+
+def readme_riffle_table() -> list[list[str]]:
+    text = (ROOT / "README.md").read_text("utf-8")
+    start = text.index("| k | total variation | separation | KL (bits) |")
+    lines = text[start:].split("\n\n")[0].splitlines()[2:]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+
+
+def test_readme_riffle_distances_table_is_what_the_code_computes(capsys):
+    rows = readme_riffle_table()
+    _, out, _ = run(capsys, "riffle-distances", "--json")
+    computed = json.loads(out)["distances"]
+    assert len(rows) == len(computed) == 12
+    for cells, row in zip(rows, computed):
+        assert cells == [str(row["k"]), f"{row['tv_value']:.4f}", f"{row['separation_value']:.4f}",
+                         f"{row['kl_bits']:.4g}"]
+
+
+def test_riffles_reads_an_order_and_says_how_many_riffles_it_looks_like(capsys, monkeypatch):
+    _, out, _ = run(capsys, "shuffle", "--algo", "riffle-gsr", "--passes", "2", "--seed", "two", "--json")
+    codes = " ".join(json.loads(out)["codes"])
+    status, out, err = run(capsys, "riffles", "--order", codes, "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert data["best_k"] == 2 and data["rising"] <= 4 and data["order"] == codes.split()
+    assert data["likelihoods"][0]["numerator"] == "0" and data["sentence"].startswith("Not shuffled enough")
+    monkeypatch.setattr("sys.stdin", io.StringIO(codes.replace(" ", "\n")))
+    status, out, _ = run(capsys, "riffles", "--order", "-")
+    assert status == 0 and "looks like 2 riffles" in out and re.search(r"^ 2 +\+\d+\.\d\d  plausible$", out, re.M)
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["riffles", "--order", "AC 2C AC"], "AC is given twice"),
+    (["riffles", "--order", "AC QQ"], "card 2, 'QQ', is not a card of"),
+    (["riffles", "--order", "AC 2C"], "2 cards given, 1 standard pack (52 cards) has 52: missing 3C"),
+    (["riffles", "--order", "AC", "--max-k", "0"], "--max-k must be 1 to 20, not 0"),
+    (["riffles"], "the following arguments are required: --order"),
+    (["riffle-distances", "--cards", "0"], "riffle-distances takes 1 to 520 cards, not 0"),
+])
+def test_riffles_bad_input_is_one_line_and_status_2(capsys, argv, named):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and named in err and err.count("\n") == 1

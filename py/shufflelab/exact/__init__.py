@@ -18,8 +18,16 @@ from .enumeration import MAX_PATH_DRAWS, MAX_PORT_PATHS, ScriptedRng, enumerate_
 from .errors import ExactTooCostly, NoExactMatrix, NotEnumerable
 from .matrices import matrix_power, matrix_product, matrix_seconds_estimate, position_matrix, position_matrix_from_distribution
 from .orders import MAX_EXACT_CARDS, RAND_SPAN, ideal_rand_residue_weights, outcome_distribution, total_variation_to_uniform
-from .reports import MAX_RIFFLE_TV_CARDS, MAX_RIFFLE_TV_K, exact_report, fraction_from_text, fraction_text, riffle_tv_report
-from .riffle import eulerian_row, riffle_tv
+from .reports import (
+    MAX_RIFFLE_TV_CARDS,
+    MAX_RIFFLE_TV_K,
+    exact_report,
+    fraction_from_text,
+    fraction_text,
+    riffle_distances_report,
+    riffle_tv_report,
+)
+from .riffle import eulerian_row, riffle_kl, riffle_separation, riffle_tv
 
 __all__ = [
     "MAX_COMPOSE_WORK", "MAX_EXACT_CARDS", "MAX_PATH_DRAWS", "MAX_PORT_PATHS", "MAX_RIFFLE_TV_CARDS", "MAX_RIFFLE_TV_K",
@@ -27,5 +35,5 @@ __all__ = [
     "ExactTooCostly", "NoExactMatrix", "NotEnumerable", "ScriptedRng", "enumerate_port", "eulerian_row",
     "exact_report", "fraction_from_text", "fraction_text", "ideal_rand_residue_weights", "matrix_power", "matrix_product",
     "matrix_seconds_estimate", "outcome_distribution", "position_matrix", "position_matrix_from_distribution",
-    "riffle_tv", "riffle_tv_report", "total_variation_to_uniform",
+    "riffle_distances_report", "riffle_kl", "riffle_separation", "riffle_tv", "riffle_tv_report", "total_variation_to_uniform",
 ]

@@ -6,10 +6,11 @@ from itertools import permutations
 
 from .. import catalog
 from ..errors import ShuffleLabError
+from ..riffles import DISTANCE_MEANINGS
 from .enumeration import Progress
 from .matrices import position_matrix_from_distribution
 from .orders import outcome_distribution, total_variation_to_uniform
-from .riffle import riffle_tv
+from .riffle import riffle_kl, riffle_separation, riffle_tv
 
 MAX_RIFFLE_TV_CARDS = 520
 MAX_RIFFLE_TV_K = 20
@@ -105,4 +106,21 @@ def riffle_tv_report(n: int, max_k: int) -> dict:
         "cards": n,
         "distances": [{"k": k, "exact": fraction_text(d), "value": float(d)}
                       for k, d in enumerate(riffle_tv(n, max_k), start=1)],
+    }
+
+
+def riffle_distances_report(n: int, max_k: int) -> dict:
+    """Return total variation, separation and Kullback-Leibler distances to uniform after 1..max_k GSR riffles."""
+    if not 1 <= n <= MAX_RIFFLE_TV_CARDS:
+        raise ShuffleLabError(f"riffle-distances takes 1 to {MAX_RIFFLE_TV_CARDS} cards, not {n}")
+    if not 1 <= max_k <= MAX_RIFFLE_TV_K:
+        raise ShuffleLabError(f"max-k must be 1 to {MAX_RIFFLE_TV_K}, not {max_k}")
+    rows = zip(riffle_tv(n, max_k), riffle_separation(n, max_k), riffle_kl(n, max_k))
+    return {
+        "cards": n,
+        "meanings": {key: {"name": name, "meaning": meaning} for key, name, meaning in DISTANCE_MEANINGS},
+        "distances": [{"k": k, "tv": fraction_text(tv), "tv_value": float(tv),
+                       "separation": fraction_text(separation), "separation_value": float(separation),
+                       "kl_nats": kl, "kl_bits": kl / math.log(2)}
+                      for k, (tv, separation, kl) in enumerate(rows, start=1)],
     }
