@@ -358,8 +358,9 @@ ALGORITHMS = tuple(register(entry) for entry in (
          "10-shelf machine, its authors found a player could call about 9.5 of 52 cards; the maker moved to two."),
         BIASED, algorithms.shelf_shuffler, (SHELVES, SHELF_PASSES),
         orders="exact.orders:shelf_shuffler", matrix="exact.matrices:shelf_shuffler",
-        method="one pass's every path enumerated from the port, passes composed; the position matrix in closed form, "
-               "a mixture over the card's shelf and side of two binomials (checked against the port), raised to rounds",
+        method="one round counted order by order (its cuts into 2 × shelves falling and rising runs), rounds "
+               "composed; the position matrix in closed form, a mixture over the card's shelf and side of two "
+               "binomials; both checked against every path of the port, raised to rounds",
         builtin=True,
     ),
 ))

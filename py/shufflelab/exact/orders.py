@@ -113,9 +113,42 @@ def overhand(n: int, params: dict) -> IntDist:
 
 
 def shelf_shuffler(n: int, params: dict) -> IntDist:
-    """One round enumerated from the port ((2 × shelves)^n paths), ``rounds`` of them composed."""
-    one, _ = enumerate_port("shelf-shuffler", n, {"shelves": params["shelves"], "rounds": 1})
-    return repeat_passes(as_int_dist(one), params["rounds"], n, "shelf-shuffler", "rounds")
+    """One round counted order by order (shelf_round), ``rounds`` of them composed."""
+    return repeat_passes(shelf_round(n, params["shelves"]), params["rounds"], n, "shelf-shuffler", "rounds")
+
+
+def shelf_round(n: int, shelves: int) -> IntDist:
+    """Return one shelf-shuffler round's exact distribution over orders.
+
+    Card c is dealt c-th, with one of 2 × shelves equally likely labels (a shelf, on top or
+    under). Shelf s's pile is the cards put on top, latest first, then those put under, in
+    the order dealt; the piles are stacked. So the labellings that give an order are its
+    cuts into 2 × shelves consecutive runs, possibly empty, falling and rising by turns:
+    counted for each order by a walk over its cut points (the port's (2 × shelves)^n paths,
+    which the tests walk on small decks, grow too fast).
+    """
+    runs = 2 * shelves
+    weights = {}
+    for order in permutations(range(n)):
+        ways = [1] + [0] * n  # ways[i]: cuts of order[:i] into the runs so far
+        for run in range(runs):
+            falling = run % 2 == 0
+            after = [0] * (n + 1)
+            for start in range(n + 1):
+                if not ways[start]:
+                    continue
+                after[start] += ways[start]  # this run empty
+                for end in range(start + 1, n):
+                    step = order[end] - order[end - 1]
+                    if (step < 0) != falling:
+                        break
+                    after[end + 1] += ways[start]
+                if start < n:
+                    after[start + 1] += ways[start]  # a run of one card
+            ways = after
+        if ways[n]:
+            weights[order] = ways[n]
+    return weights, runs ** n
 
 
 def _swap_step(n: int, i: int, weights: list[int], denominator: int) -> IntDist:
