@@ -493,7 +493,8 @@ class Walk:
         shown = self.shown_text(control, event)
         value, own = field.read("" if shown is None else shown, {}, lambda: "")
         try:
-            link, notices = read_values(raw, lambda: seed_of(event["share"]), strict_deal=True)
+            link, notices = read_values(raw, lambda: seed_of(event["share"]), strict_deal=True,
+                                         kept=previous.values())  # a refused value leaves the last valid one
         except DealError as error:
             want = sentence_start(str(error)) + "; the cards shown are unchanged."
             if event["dealError"] != want or event["share"] != self.snap["share"]:
