@@ -286,6 +286,7 @@ def render_view(view: str) -> None:
         show(name + "-panel", name == view)
     for node in document.querySelectorAll(".deal-only"):
         node.hidden = view != "deal"
+    document.documentElement.dataset.view = view  # what static/js/startup-watch.js set before Python ran
 
 
 def share_url(current: Link) -> str:
