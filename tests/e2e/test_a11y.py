@@ -324,3 +324,36 @@ def test_the_legend_survives_forced_colours_and_nothing_moves_for_reduced_motion
         assert page.evaluate("getComputedStyle(document.getElementById('lab-start')).transitionDuration") in ("0s", "")
     finally:
         context.close()
+
+
+# Every token of the code editor (in its shadow root) against what is behind it, translucent layers blended in.
+EDITOR_CONTRAST = """() => {
+  const root = document.querySelector('#mine .code-editor').shadowRoot;
+  const parse = s => { const v = s.match(/[\\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3]));
+  const behind = el => { const layers = [];
+    for (let e = el; e; e = e.parentElement || (e.getRootNode().host ?? null)) {
+      const c = parse(getComputedStyle(e).backgroundColor); if (c[3] > 0) layers.push(c); if (c[3] === 1) break; }
+    let rgb = [255, 255, 255]; for (const c of layers.reverse()) rgb = over(c, rgb); return rgb; };
+  const lum = c => c.map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+                    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  return [...root.querySelectorAll('.cm-line, .cm-line *, .cm-gutterElement')].filter(e => e.textContent.trim())
+    .map(e => [e.textContent.slice(0, 20), ratio(over(parse(getComputedStyle(e).color), behind(e)), behind(e))]);
+}"""
+
+
+def test_the_code_editor_reads_well_in_light_and_dark(browser, site_url, visit):
+    """Every token reaches 4.5:1 on its background, and axe finds nothing with the editor open, in both schemes."""
+    context = browser.new_context(color_scheme="light", bypass_csp=True)  # axe is injected inline
+    try:
+        page = open_in(context, f"{site_url}?view=lab&n=8", visit, "test_a11y: editor").page
+        page.click("#mine summary")
+        page.wait_for_selector("#mine .cm-editor .cm-line", timeout=STEP_TIMEOUT_MS)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            low = [(text, round(r, 2)) for text, r in page.evaluate(EDITOR_CONTRAST) if r < 4.5]
+            assert low == [], (scheme, low)
+            assert axe_violations(page) == [], scheme
+    finally:
+        context.close()
