@@ -100,7 +100,7 @@ def render_deal(current: Link, outcome) -> None:
     render_hands(labels, outcome.deal.hands)
     fill_cards(element("stock"), labels, outcome.deal.stock)
     set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
-    set_sentence("deal-announcement", *announcement(spec, outcome))
+    set_text("deal-announcement", announcement(spec, outcome))
     clear_copy_notes()
 
 
@@ -123,14 +123,15 @@ def clear_copy_notes() -> None:
     set_text("seal-copy-status", "")
 
 
-def announcement(spec, outcome) -> tuple:
-    """Return the one sentence a screen reader hears after a shuffle or a deal, its seeds isolated (``set_sentence``)."""
+def announcement(spec, outcome) -> str:
+    """Return the one sentence a screen reader hears after a shuffle or a deal (plain text: it is never drawn, so a
+    seed's direction cannot reorder it on screen, and a reader speaks it in its logical order)."""
     hands = outcome.deal.hands
     dealt = ("; dealt %d hands of %d" % (len(hands), len(hands[0]))) if hands and hands[0] else ""
     top = spec.deck.card(outcome.order[0]).spoken if outcome.order else "nothing"
-    player = () if spec.player_seed is None else (" and player seed ", isolated(spec.player_seed))
-    return (("Shuffled %d cards with %s, seed " % (len(outcome.order), spec.algorithm.name), isolated(spec.seed))
-            + player + ("%s; top card %s; %d left in the stock." % (dealt, top, len(outcome.deal.stock)),))
+    player = "" if spec.player_seed is None else " and player seed %s" % spec.player_seed
+    return "Shuffled %d cards with %s, seed %s%s%s; top card %s; %d left in the stock." % (
+        len(outcome.order), spec.algorithm.name, spec.seed, player, dealt, top, len(outcome.deal.stock))
 
 
 def render_seal(current: Link) -> None:
