@@ -164,8 +164,9 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) 
         show("deal-error", True)
         return
     show("deal-error", False)
-    if notices or link != PAGE.link:
-        # a submit that only repeats what a change just applied keeps that change's notices
+    if notices or link != PAGE.link or deal_view.has_field_notices():
+        # a submit that only repeats what a change just applied keeps that change's notices; a value fixed back
+        # to the one the link kept changes no link, but its notice and mark must go
         deal_view.show_notices(notices)
     PAGE.show(link, "push")
     if notices:

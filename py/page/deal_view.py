@@ -353,6 +353,11 @@ def bring_notice_into_view() -> None:
         note.scrollIntoView(False)  # the notice's bottom at the window's: its field is just above it
 
 
+def has_field_notices() -> bool:
+    """True while a field is marked invalid (its notice beside it)."""
+    return document.querySelector(".field-notice") is not None
+
+
 def clear_field_notices() -> None:
     """Remove every field's notice and the attributes that pointed to it."""
     for note in document.querySelectorAll(".field-notice"):
