@@ -164,7 +164,7 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) 
         show("deal-error", True)
         return
     show("deal-error", False)
-    if notices or link != PAGE.link or deal_view.has_field_notices():
+    if notices or link != PAGE.link or deal_view.holds_rejected_values():
         # a submit that only repeats what a change just applied keeps that change's notices; a value fixed back
         # to the one the link kept changes no link, but its notice and mark must go
         deal_view.show_notices(notices)

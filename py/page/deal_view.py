@@ -337,6 +337,7 @@ def keep_rejected(raw: dict, notices: list) -> None:
         control = link.FIELD_BY_KEY[notice.field].control if notice.field in link.FIELD_BY_KEY else None
         if control and notice.field in raw:
             element(control).value = raw[notice.field]
+            element(control).dataset.rejected = "true"  # typed and refused (a link's refused value is not in the form)
 
 
 def bring_notice_into_view() -> None:
@@ -353,9 +354,9 @@ def bring_notice_into_view() -> None:
         note.scrollIntoView(False)  # the notice's bottom at the window's: its field is just above it
 
 
-def has_field_notices() -> bool:
-    """True while a field is marked invalid (its notice beside it)."""
-    return document.querySelector(".field-notice") is not None
+def holds_rejected_values() -> bool:
+    """True while a field holds a typed value that was refused (``keep_rejected``)."""
+    return document.querySelector("[data-rejected]") is not None
 
 
 def clear_field_notices() -> None:
@@ -365,3 +366,4 @@ def clear_field_notices() -> None:
     for control in document.querySelectorAll("[aria-invalid]"):
         control.removeAttribute("aria-invalid")
         control.removeAttribute("aria-describedby")
+        control.removeAttribute("data-rejected")
