@@ -151,24 +151,30 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) 
     if new_seed_text is not None:
         element("seed").value = new_seed_text
     raw = deal_view.read_form(PAGE.link)
+    kept = PAGE.link.values()  # a rejected value leaves the link's last valid one
     try:
-        link, notices = read_values(raw, fresh_seed, strict_deal=True)
+        link, notices = read_values(raw, fresh_seed, strict_deal=True, kept=kept)
         if (reshuffle_if_unchanged and not notices and link.deal == PAGE.link.deal
                 and js.performance.now() - PAGE.changed_at > SAME_GESTURE_MS):
             element("seed").value = fresh_seed()
-            link, notices = read_values(deal_view.read_form(PAGE.link), fresh_seed, strict_deal=True)
+            raw = deal_view.read_form(PAGE.link)
+            link, notices = read_values(raw, fresh_seed, strict_deal=True, kept=kept)
     except DealError as error:
         set_text("deal-error", sentence_start(str(error)) + "; the cards shown are unchanged.")
         show("deal-error", True)
         return
     show("deal-error", False)
-    if notices or link != PAGE.link:
-        # a submit that only repeats what a change just applied keeps that change's notices
+    if notices or link != PAGE.link or deal_view.holds_rejected_values():
+        # a submit that only repeats what a change just applied keeps that change's notices; a value fixed back
+        # to the one the link kept changes no link, but its notice and mark must go
         deal_view.show_notices(notices)
-    if notices:
-        deal_view.write_form(link)  # the replaced values, so the form says what is shown
     PAGE.show(link, "push")
-    bring_cards_into_view()
+    if notices:
+        # the rejected text stays in its field, marked invalid, until it is fixed; the link keeps the last valid value
+        deal_view.keep_rejected(raw, notices)
+        deal_view.bring_notice_into_view()
+    else:
+        bring_cards_into_view()
 
 
 def bring_cards_into_view() -> None:
@@ -176,6 +182,7 @@ def bring_cards_into_view() -> None:
     top = element("deck-heading").getBoundingClientRect().top
     if top < 0 or top > js.window.innerHeight:
         element("deck-heading").scrollIntoView(True)  # instant: no motion to opt out of
+
 
 def on_submit(event) -> None:
     event.preventDefault()

@@ -11,7 +11,7 @@ from shufflelab import catalog, link, seal
 from shufflelab.errors import sentence_start
 from shufflelab.link import FIELDS, Link
 
-from .dom import create, element, mark_busy, number_row, set_text, show
+from .dom import create, element, isolated, mark_busy, number_row, set_sentence, set_text, show
 
 COMPACT_ABOVE = 104  # several packs: smaller cards keep the view readable
 
@@ -89,8 +89,9 @@ def describe(spec) -> str:
 def render_deal(current: Link, outcome) -> None:
     """Draw the deal's outcome: deck, hands, stock, the spoken summary and the seal."""
     spec = current.deal
-    player = "" if spec.player_seed is None else ", player seed “%s”" % spec.player_seed
-    set_text("deck-summary", "%s, seed “%s”%s." % (describe(spec), spec.seed, player))
+    # each user text in its own <bdi>: a seed with a right-to-left override must not reverse the sentence
+    player = () if spec.player_seed is None else (", player seed “", isolated(spec.player_seed), "”")
+    set_sentence("deck-summary", "%s, seed “" % describe(spec), isolated(spec.seed), "”", *player, ".")
     compact = len(spec.deck) > COMPACT_ABOVE
     for container_id in ("deck", "stock", "hands"):
         element(container_id).classList.toggle("compact", compact)
@@ -123,7 +124,8 @@ def clear_copy_notes() -> None:
 
 
 def announcement(spec, outcome) -> str:
-    """Return the one sentence a screen reader hears after a shuffle or a deal."""
+    """Return the one sentence a screen reader hears after a shuffle or a deal (plain text: it is never drawn, so a
+    seed's direction cannot reorder it on screen, and a reader speaks it in its logical order)."""
     hands = outcome.deal.hands
     dealt = ("; dealt %d hands of %d" % (len(hands), len(hands[0]))) if hands and hands[0] else ""
     top = spec.deck.card(outcome.order[0]).spoken if outcome.order else "nothing"
@@ -191,19 +193,19 @@ def render_reveal_verdict(current: Link) -> None:
     short = wanted[:16] + "…"
     if current.seed_withheld:
         verdict.dataset.verdict = "sealed"
-        verdict.textContent = ("Sealed deal, not revealed yet: the dealer committed to %s. After the game, their reveal "
-                               "link shows the cards and checks them against it." % short)
+        verdict.replaceChildren("Sealed deal, not revealed yet: the dealer committed to ", isolated(short),
+                                ". After the game, their reveal link shows the cards and checks them against it.")
         return
     if seal.matches(wanted, spec):
         verdict.dataset.verdict = "match"
-        verdict.textContent = "Sealed deal checked: these cards match the commitment %s." % short
+        verdict.replaceChildren("Sealed deal checked: these cards match the commitment ", isolated(short), ".")
         return
     verdict.dataset.verdict = "mismatch"
     mixed = spec.player_seed is not None
     hint = ""
     if seal.matches(wanted, spec, not mixed):
         hint = " It was sealed without a player seed." if mixed else " It was sealed with a player seed: the link needs it."
-    verdict.textContent = "These cards do NOT match the commitment %s in the link.%s" % (short, hint)
+    verdict.replaceChildren("These cards do NOT match the commitment ", isolated(short), " in the link." + hint)
 
 
 def check_seal(current: Link) -> None:
@@ -285,6 +287,7 @@ def render_view(view: str) -> None:
         show(name + "-panel", name == view)
     for node in document.querySelectorAll(".deal-only"):
         node.hidden = view != "deal"
+    document.documentElement.dataset.view = view  # what static/js/startup-watch.js set before Python ran
 
 
 def share_url(current: Link) -> str:
@@ -327,6 +330,35 @@ def attach_field_notice(key: str, text: str) -> None:
     control.setAttribute("aria-invalid", "true")
 
 
+def keep_rejected(raw: dict, notices: list) -> None:
+    """Put each rejected value back in its field as typed (``show_notices`` marked it invalid): the form must not
+    change what the user wrote behind their back, only say why it is not used."""
+    for notice in notices:
+        control = link.FIELD_BY_KEY[notice.field].control if notice.field in link.FIELD_BY_KEY else None
+        if control and notice.field in raw:
+            element(control).value = raw[notice.field]
+            element(control).dataset.rejected = "true"  # typed and refused (a link's refused value is not in the form)
+
+
+def bring_notice_into_view() -> None:
+    """Scroll the first field's notice (with its field) into view, no further than needed: on a phone the cards sit
+    above the form, and a rejected value's notice must not be scrolled away from the field it is about."""
+    note = document.querySelector(".field-notice")
+    if note is None:
+        return
+    top = note.getBoundingClientRect().top
+    field = document.querySelector("[aria-describedby='%s']" % note.id)
+    if field is not None:
+        top = min(top, field.getBoundingClientRect().top)
+    if top < 0 or note.getBoundingClientRect().bottom > window.innerHeight:
+        note.scrollIntoView(False)  # the notice's bottom at the window's: its field is just above it
+
+
+def holds_rejected_values() -> bool:
+    """True while a field holds a typed value that was refused (``keep_rejected``)."""
+    return document.querySelector("[data-rejected]") is not None
+
+
 def clear_field_notices() -> None:
     """Remove every field's notice and the attributes that pointed to it."""
     for note in document.querySelectorAll(".field-notice"):
@@ -334,3 +366,4 @@ def clear_field_notices() -> None:
     for control in document.querySelectorAll("[aria-invalid]"):
         control.removeAttribute("aria-invalid")
         control.removeAttribute("aria-describedby")
+        control.removeAttribute("data-rejected")

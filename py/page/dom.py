@@ -17,6 +17,17 @@ def set_text(element_id: str, text: str) -> None:
     element(element_id).textContent = text
 
 
+def isolated(text: str):
+    """Return ``text`` (a user's: a seed, a player seed, a commitment) in a ``<bdi>``: its own direction, so a
+    right-to-left override inside it cannot turn the rest of the sentence around."""
+    return create("bdi", text)
+
+
+def set_sentence(element_id: str, *parts) -> None:
+    """Set an element's content to ``parts`` in order: strings as text (never HTML), elements (``isolated``) as they are."""
+    element(element_id).replaceChildren(*parts)
+
+
 def show(element_id: str, visible: bool) -> None:
     """Show or hide an element."""
     element(element_id).hidden = not visible

@@ -741,9 +741,7 @@ def show_tooltip(lab: Lab, side: Side, event) -> None:
     row = min(n - 1, max(0, int((event.clientY - box.top) / box.height * n)))
     tooltip = element(side.id("heat-tooltip"))
     tooltip.textContent = lab.describe_cell(side, row, column)
-    tooltip.style.left = "%dpx" % (event.clientX - box.left + 12)
-    tooltip.style.top = "%dpx" % (event.clientY - box.top + 12)
-    tooltip.hidden = False
+    place_tooltip(tooltip, event.clientX, event.clientY)
 
 
 CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
@@ -763,10 +761,34 @@ def move_cell_cursor(lab: Lab, side: Side, event) -> None:
     tooltip = element(side.id("heat-tooltip"))
     tooltip.textContent = text
     box = element(side.id("heatmap")).getBoundingClientRect()
-    tooltip.style.left = "%dpx" % int((side.cursor[1] + 1) * box.width / n + 12)
-    tooltip.style.top = "%dpx" % int((side.cursor[0] + 1) * box.height / n + 12)
-    tooltip.hidden = False
+    place_tooltip(tooltip, box.left + (side.cursor[1] + 0.5) * box.width / n, box.top + (side.cursor[0] + 0.5) * box.height / n)
     set_text(side.id("heat-cell"), text)
+
+
+TOOLTIP_GAP = 12  # px between the pointed cell and the tooltip
+WINDOW_MARGIN = 8  # px the tooltip keeps from the window's edges
+
+
+def place_tooltip(tooltip, x: float, y: float) -> None:
+    """Show the tooltip beside the point (x, y) of the window, inside the window wherever the point is.
+
+    Below and to the right of the point where it fits; else to its left, or above it; at worst pushed in
+    from the edge (a phone is narrower than the tooltip's text). Positions are relative to its box.
+    """
+    tooltip.hidden = False
+    size = tooltip.getBoundingClientRect()
+    frame = tooltip.offsetParent.getBoundingClientRect()
+    width, height = js.document.documentElement.clientWidth, js.window.innerHeight
+    left = x + TOOLTIP_GAP
+    if left + size.width > width - WINDOW_MARGIN:
+        left = x - TOOLTIP_GAP - size.width
+    left = max(WINDOW_MARGIN, min(left, width - WINDOW_MARGIN - size.width))
+    top = y + TOOLTIP_GAP
+    if top + size.height > height - WINDOW_MARGIN:
+        top = y - TOOLTIP_GAP - size.height
+    top = max(WINDOW_MARGIN, min(top, height - WINDOW_MARGIN - size.height))
+    tooltip.style.left = "%dpx" % int(left - frame.left)
+    tooltip.style.top = "%dpx" % int(top - frame.top)
 
 
 def hide_tooltip(side: Side) -> None:

@@ -149,28 +149,31 @@ class Field:
         """True when this field means something for the values read before it."""
         return self.applies is None or self.applies(values)
 
-    def read(self, raw, values: dict, fresh_seed):
-        """Return ``(value, notice or None)`` for a raw URL value (None: absent; an Undecodable: not UTF-8)."""
+    def read(self, raw, values: dict, fresh_seed, instead=None):
+        """Return ``(value, notice or None)`` for a raw URL value (None: absent; an Undecodable: not UTF-8).
+
+        A rejected value becomes ``instead`` when it is given (the form keeps the value shown), else the default.
+        """
         if raw is None:
             return (fresh_seed() if self.kind == "seed" else self.default), None
         if isinstance(raw, Undecodable):
-            return self._reject(values, fresh_seed, "%s %s is not valid UTF-8 text" % (self.label, quoted(raw.written)))
+            return self._reject(instead, fresh_seed, "%s %s is not valid UTF-8 text" % (self.label, quoted(raw.written)))
         if self.kind == "version":
-            return self._read_version(raw, values, fresh_seed)
+            return self._read_version(raw, values, fresh_seed)  # a version is never kept
         if self.kind == "whole":
             number = whole_number(raw)
             if number is None:
-                return self._reject(values, fresh_seed, "%s %s is not a whole number from %d to %d" % (
+                return self._reject(instead, fresh_seed, "%s %s is not a whole number from %d to %d" % (
                     self.label, quoted(raw), self.low, self.high))
             if not self.low <= number <= self.high:
-                return self._reject(values, fresh_seed, "%s %s is outside %d to %d" % (
+                return self._reject(instead, fresh_seed, "%s %s is outside %d to %d" % (
                     self.label, quoted(raw), self.low, self.high))
             return number, None
         if self.kind == "choice":
             options = self.options()
             if raw not in options:
                 listed = "is unknown" if len(options) > 6 else "is not one of " + ", ".join(options)
-                return self._reject(values, fresh_seed, "%s %s %s" % (self.label, quoted(raw), listed))
+                return self._reject(instead, fresh_seed, "%s %s %s" % (self.label, quoted(raw), listed))
             return raw, None
         if self.kind == "seed" and raw == "":
             return fresh_seed(), None
@@ -178,36 +181,40 @@ class Field:
             try:
                 return (unpack_code(raw) if raw else ""), None
             except CodeLinkError as error:
-                return self._reject(values, fresh_seed, "%s %s can't be read (%s)" % (self.label, quoted(raw, 20), error))
+                return self._reject(instead, fresh_seed, "%s %s can't be read (%s)" % (self.label, quoted(raw, 20), error))
         if self.kind == "commitment":
             digits = commitment_text(raw) if raw.strip(" \t\n\r") else ""
             if digits is None:
-                return self._reject(values, fresh_seed, "%s %s is not %d hexadecimal digits (a SHA-256)" % (
+                return self._reject(instead, fresh_seed, "%s %s is not %d hexadecimal digits (a SHA-256)" % (
                     self.label, quoted(raw), COMMITMENT_DIGITS))
             return digits, None
         problem = text_problem(raw, self.high, allow_empty=self.kind == "text")
         if problem:
-            return self._reject(values, fresh_seed, "%s %s %s" % (self.label, quoted(raw), problem))
+            return self._reject(instead, fresh_seed, "%s %s %s" % (self.label, quoted(raw), problem))
         return raw, None
 
     def write(self, value) -> str:
         """Return a value as the link writes it (code packed, everything else as text)."""
         return pack_code(value) if self.kind == "code" else str(value)
 
-    def _read_version(self, raw: str, values: dict, fresh_seed):
+    def _read_version(self, raw: str, values: dict, fresh_seed, instead=None):
         number = whole_number(raw)
         if number is not None and number > STREAM_VERSION:
             return STREAM_VERSION, Notice(self.key, (
                 "This link was made by a newer version of Shuffle Lab (stream v%d); this version knows "
                 "v%d, so the cards shown are not the ones the link was made with" % (number, STREAM_VERSION)))
         if number != STREAM_VERSION:
-            return self._reject(values, fresh_seed, "Stream version %s is not a version number" % quoted(raw))
+            return self._reject(instead, fresh_seed, "Stream version %s is not a version number" % quoted(raw))
         return number, None
 
-    def _reject(self, values: dict, fresh_seed, why: str):
+    def _reject(self, instead, fresh_seed, why: str):
+        if instead is not None:  # the form keeps the value shown
+            if self.kind in ("seed", "text", "code"):  # user text: not repeated in the sentence
+                return instead, Notice(self.key, "%s; keeping the %s shown" % (why, self.label.lower()))
+            return instead, Notice(self.key, "%s; using %s" % (why, "none" if instead == "" else instead))
         value = fresh_seed() if self.kind == "seed" else self.default
-        instead = "a new seed" if self.kind == "seed" else ("none" if value == "" else str(value))
-        return value, Notice(self.key, "%s; using %s" % (why, instead))
+        told = "a new seed" if self.kind == "seed" else ("none" if value == "" else str(value))
+        return value, Notice(self.key, "%s; using %s" % (why, told))
 
 
 def _has_param(algo_key: str, name: str):
@@ -486,18 +493,20 @@ def read_link(query: str, fresh_seed=new_seed, strict_deal: bool = False):
     return read_values(raw, fresh_seed, strict_deal, unknown)
 
 
-def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unknown=()):
+def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unknown=(), kept=None):
     """Return ``(Link, notices)`` from raw texts by URL key (the form's values, or a query's).
 
     A raw value is a string, or an Undecodable for text that was not valid UTF-8; absent keys take
-    their defaults.
+    their defaults. ``kept`` (the values of the link shown, by key) replaces a rejected value
+    instead of its default: a bad value typed into the form leaves the link's last valid one.
     """
     values = {}
     notices = []
+    kept = kept or {}
     for f in FIELDS:
         if not f.applies_to(values):
             continue
-        value, notice = f.read(raw.get(f.key), values, fresh_seed)
+        value, notice = f.read(raw.get(f.key), values, fresh_seed, kept.get(f.key))
         values[f.key] = value
         if notice is not None:
             notices.append(notice)

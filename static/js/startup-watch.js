@@ -1,10 +1,14 @@
-// If Python never gets the page ready, say so instead of "Loading Python…" forever.
+// If Python never gets the page ready, say so instead of "Loading Python…" forever. And before the first
+// paint, show the view the link asks for (html[data-view]), so a link to the lab does not paint the deal's
+// form first and then take it away (a layout shift); page/deal_view.py's render_view keeps it up to date.
 // py/app.py sets html[data-ready="true"] and its own status ("dealing" first while a long shuffle
 // of the link's deal goes on in slices); this only reports failure.
 (function () {
   var root = document.documentElement;
   var status = document.getElementById("status");
   var TIMEOUT_MS = 90000;
+  // link.py reads `view` the same way: the first one wins, anything but "lab" is the deal
+  root.dataset.view = new URLSearchParams(location.search).get("view") === "lab" ? "lab" : "deal";
   function failed(message) {
     if (root.dataset.ready === "true" || root.dataset.ready === "dealing") return;
     root.dataset.ready = "error";

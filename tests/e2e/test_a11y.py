@@ -213,12 +213,16 @@ def test_a_rejected_value_and_its_notice_stick_after_enter(deal):
     page.wait_for_selector("#players-notice", state="visible", timeout=STEP_TIMEOUT_MS)
     page.wait_for_timeout(300)  # anything the submit would do has happened by now
     notice = page.text_content("#players-notice")
-    assert notice == "Players '1.5' is not a whole number from 1 to 52; using 4.", notice
+    assert notice == "Players '1.5' is not a whole number from 1 to 52; using 3.", notice  # the deal's 3 players
     assert page.get_attribute("#players", "aria-describedby") == "players-notice"
     assert page.get_attribute("#players", "aria-invalid") == "true"
-    assert page.input_value("#players") == "4"  # the field says what is shown
+    assert page.input_value("#players") == "1.5"  # what was typed stays, marked, until it is fixed
+    assert url_params(page.url)["players"] == "3"
     assert url_params(page.url)["seed"] == url_params(before)["seed"], "the submit reshuffled"
     assert "Players '1.5'" in page.text_content("#notices")
+    page.fill("#players", "3")  # fixed: the next tests start from a valid form
+    page.press("#players", "Enter")
+    page.wait_for_selector("#players-notice", state="detached", timeout=STEP_TIMEOUT_MS)
 
 
 def test_a_seed_with_a_zero_width_joiner_is_a_seed(deal):
@@ -318,5 +322,38 @@ def test_the_legend_survives_forced_colours_and_nothing_moves_for_reduced_motion
         assert page.evaluate(f"{bar}.forcedColorAdjust") == "none"
         assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
         assert page.evaluate("getComputedStyle(document.getElementById('lab-start')).transitionDuration") in ("0s", "")
+    finally:
+        context.close()
+
+
+# Every token of the code editor (in its shadow root) against what is behind it, translucent layers blended in.
+EDITOR_CONTRAST = """() => {
+  const root = document.querySelector('#mine .code-editor').shadowRoot;
+  const parse = s => { const v = s.match(/[\\d.]+/g).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3]));
+  const behind = el => { const layers = [];
+    for (let e = el; e; e = e.parentElement || (e.getRootNode().host ?? null)) {
+      const c = parse(getComputedStyle(e).backgroundColor); if (c[3] > 0) layers.push(c); if (c[3] === 1) break; }
+    let rgb = [255, 255, 255]; for (const c of layers.reverse()) rgb = over(c, rgb); return rgb; };
+  const lum = c => c.map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+                    .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  return [...root.querySelectorAll('.cm-line, .cm-line *, .cm-gutterElement')].filter(e => e.textContent.trim())
+    .map(e => [e.textContent.slice(0, 20), ratio(over(parse(getComputedStyle(e).color), behind(e)), behind(e))]);
+}"""
+
+
+def test_the_code_editor_reads_well_in_light_and_dark(browser, site_url, visit):
+    """Every token reaches 4.5:1 on its background, and axe finds nothing with the editor open, in both schemes."""
+    context = browser.new_context(color_scheme="light", bypass_csp=True)  # axe is injected inline
+    try:
+        page = open_in(context, f"{site_url}?view=lab&n=8", visit, "test_a11y: editor").page
+        page.click("#mine summary")
+        page.wait_for_selector("#mine .cm-editor .cm-line", timeout=STEP_TIMEOUT_MS)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            low = [(text, round(r, 2)) for text, r in page.evaluate(EDITOR_CONTRAST) if r < 4.5]
+            assert low == [], (scheme, low)
+            assert axe_violations(page) == [], scheme
     finally:
         context.close()

@@ -493,7 +493,8 @@ class Walk:
         shown = self.shown_text(control, event)
         value, own = field.read("" if shown is None else shown, {}, lambda: "")
         try:
-            link, notices = read_values(raw, lambda: seed_of(event["share"]), strict_deal=True)
+            link, notices = read_values(raw, lambda: seed_of(event["share"]), strict_deal=True,
+                                         kept=previous.values())  # a refused value leaves the last valid one
         except DealError as error:
             want = sentence_start(str(error)) + "; the cards shown are unchanged."
             if event["dealError"] != want or event["share"] != self.snap["share"]:
@@ -587,8 +588,14 @@ class Walk:
         link = link_of(snap["share"])
         if link.deal == before.deal or link.deal.replace(seed=before.deal.seed) != before.deal:
             self.problem(step, f"New seed did not deal anew with only the seed changed: {short(query_of(snap['share']))}")
-        if snap["dealError"] is not None or snap["notices"]:
-            self.problem(step, f"New seed left a deal error {snap['dealError']!r} or notices {short(snap['notices'])}")
+        # a refused value stays in its field until it is fixed: New seed reads it again, and names it again
+        raw = {CONTROLS[c]: v for c, v in snap["form"].items() if v is not None and FIELD_BY_KEY[CONTROLS[c]].part == "deal"}
+        raw.update({k: str(v) for k, v in before.values().items() if FIELD_BY_KEY[k].part == "view"})
+        raw["v"], raw["seed"] = str(before.deal.version), link.deal.seed
+        still = [[n.field, str(n) + "."] for n in read_values(raw, lambda: "", strict_deal=True, kept=before.values())[1]]
+        if snap["dealError"] is not None or snap["notices"] != still:
+            self.problem(step, f"New seed left a deal error {snap['dealError']!r} or notices {short(snap['notices'])}"
+                               f" (the fields still refused: {short(still)})")
         self.check_cards(step, snap, link)
 
     def read_a_cell(self, step: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, run_tally
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, run_tally, url_params
 
 PHONE = {"width": 375, "height": 800}
 WIDEST = """() => ({width: document.documentElement.scrollWidth,
@@ -51,3 +51,137 @@ def test_a_shared_link_shows_its_cards_first(phone, site_url, visit):
     top = page.evaluate("document.querySelector('#deck li').getBoundingClientRect().top")
     assert top < PHONE["height"] / 2, top
     assert page.evaluate("scrollY") == 0
+
+
+# --- what a new user met on a phone (issue 19, item 7) --------------------------------------------
+
+DESKTOP = {"width": 1280, "height": 800}
+PROFILES = {"desktop": {"viewport": DESKTOP}, "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True}}
+
+
+@pytest.fixture(params=list(PROFILES))
+def screen(request, browser):
+    """A fresh context on the desktop profile, then on the phone profile: (name, context, viewport)."""
+    profile = PROFILES[request.param]
+    context = browser.new_context(**profile)
+    yield request.param, context, profile["viewport"]
+    context.close()
+
+
+IN_VIEW = """id => { const r = document.getElementById(id).getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+
+
+def test_a_bad_value_stays_in_its_field_marked_and_its_notice_in_view(screen, site_url, visit):
+    name, context, viewport = screen
+    page = open_in(context, f"{site_url}?seed=new-user&players=3", visit, f"test_phone: bad value {name}").page
+    page.fill("#players", "1.5")
+    page.press("#players", "Enter")  # change, then submit: neither may scroll the notice away or undo the value
+    page.wait_for_selector("#players-notice", state="visible", timeout=STEP_TIMEOUT_MS)
+    page.wait_for_timeout(300)  # whatever the submit does has happened by now
+    assert page.text_content("#players-notice") == "Players '1.5' is not a whole number from 1 to 52; using 3."
+    assert page.evaluate(IN_VIEW, "players-notice"), "the notice was scrolled off screen"
+    assert page.evaluate(IN_VIEW, "players"), "the field was scrolled off screen"
+    assert page.input_value("#players") == "1.5", "the bad value went back silently"
+    assert page.get_attribute("#players", "aria-invalid") == "true"
+    assert page.get_attribute("#players", "aria-describedby") == "players-notice"
+    assert url_params(page.url)["players"] == "3", "the link keeps the last valid value"
+    # marked by more than colour: a thicker, differently drawn border than a valid field's
+    looks = "id => (s => [s.borderTopStyle, s.borderTopWidth])(getComputedStyle(document.getElementById(id)))"
+    assert page.evaluate(looks, "players") != page.evaluate(looks, "cards-each")
+    # another change keeps it marked; fixing it clears the mark and uses the value
+    page.fill("#cards-each", "6")
+    page.press("#cards-each", "Enter")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('cards') === '6'", timeout=STEP_TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    assert page.input_value("#players") == "1.5" and page.get_attribute("#players", "aria-invalid") == "true"
+    page.fill("#players", "3")  # fixed back to the value the link kept: no new link, but the mark must go
+    page.press("#players", "Enter")
+    page.wait_for_selector("#players-notice", state="detached", timeout=STEP_TIMEOUT_MS)
+    assert page.get_attribute("#players", "aria-invalid") is None
+    assert page.input_value("#players") == "3" and url_params(page.url)["players"] == "3"
+
+
+TOOLTIP_BOX = """() => { const r = document.getElementById('heat-tooltip').getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+            width: document.documentElement.clientWidth, height: innerHeight}; }"""
+
+
+def test_the_heat_map_tooltip_fits_on_screen_wherever_the_cell_is(screen, site_url, visit):
+    name, context, viewport = screen
+    page = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=8", visit, f"test_phone: tooltip {name}").page
+    run_tally(page, 1_000, press=page.tap if name == "phone" else None)
+    page.locator("#heatmap").scroll_into_view_if_needed()
+    box = page.locator("#heatmap").bounding_box()
+    outside = []
+    for fx, fy in ((0.02, 0.02), (0.98, 0.02), (0.5, 0.5), (0.02, 0.98), (0.98, 0.98)):
+        spot = {"x": box["width"] * fx, "y": box["height"] * fy}
+        if name == "phone":
+            page.tap("#heatmap", position=spot)
+        else:
+            page.hover("#heatmap", position=spot)
+        page.wait_for_selector("#heat-tooltip:visible", timeout=STEP_TIMEOUT_MS)
+        r = page.evaluate(TOOLTIP_BOX)
+        if not (r["left"] >= 0 and r["right"] <= r["width"] and r["top"] >= 0 and r["bottom"] <= r["height"]):
+            outside.append((fx, fy, r))
+    page.focus("#heatmap")  # the keyboard's cursor, at the far corner
+    for key in ["ArrowDown"] + ["ArrowRight"] * 7 + ["ArrowDown"] * 7:
+        page.keyboard.press(key)
+    r = page.evaluate(TOOLTIP_BOX)
+    if not (r["left"] >= 0 and r["right"] <= r["width"] and r["top"] >= 0 and r["bottom"] <= r["height"]):
+        outside.append(("keyboard", r))
+    assert outside == []
+
+
+# Every layout shift from the start of the load (buffered), summed as CLS counts them: shifts within 0.5 s of
+# input don't count. The sources say what moved, for the figures printed with -s.
+WATCH_SHIFTS = """
+window.__shifts = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) window.__shifts.push({
+    value: e.value, input: e.hadRecentInput, at: Math.round(e.startTime),
+    what: (e.sources || []).map(s => s.node ? (s.node.id || s.node.className || s.node.nodeName) : '?').join(' ') });
+}).observe({type: 'layout-shift', buffered: true});
+"""
+MAX_CLS = 0.1
+
+
+def layout_shift(page) -> tuple[float, list]:
+    shifts = page.evaluate("window.__shifts")
+    return sum(s["value"] for s in shifts if not s["input"]), shifts
+
+
+@pytest.mark.parametrize("where", ["deal", "lab"])
+def test_a_first_load_barely_moves(screen, site_url, visit, where):
+    name, context, viewport = screen
+    context.add_init_script(WATCH_SHIFTS)
+    query = "?seed=shift&players=4" if where == "deal" else "?view=lab&algo=swap-any&n=16"
+    page = open_in(context, site_url + query, visit, f"test_phone: CLS {where} {name}").page
+    if where == "lab":
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)  # the worker is up: all is drawn
+    page.wait_for_timeout(500)  # a shift that follows the last paint has been reported by now
+    cls, shifts = layout_shift(page)
+    print(f"CLS {where} {name} {viewport['width']} px: {cls:.3f} "
+          f"({', '.join('%.3f@%dms %s' % (s['value'], s['at'], s['what']) for s in shifts)})")
+    assert cls <= MAX_CLS, shifts
+
+
+def test_a_seed_that_turns_text_around_stays_inside_its_own_words(screen, site_url, visit):
+    """U+202E (right-to-left override) in a seed must not reverse the rest of the summary's sentence."""
+    name, context, viewport = screen
+    from urllib.parse import quote
+
+    seed, player = "abc\u202edef", "\u202eplayer"
+    page = open_in(context, f"{site_url}?seed={quote(seed)}&pseed={quote(player)}", visit, f"test_phone: bidi {name}").page
+    isolated = page.eval_on_selector_all("#deck-summary bdi", "nodes => nodes.map(n => n.textContent)")
+    assert isolated == [seed, player]
+    text = page.text_content("#deck-summary")
+    assert text.endswith(", seed “" + seed + "”, player seed “" + player + "”.")
+    # the closing quote after the seed is drawn after it, to its right, not pulled into the override
+    seed_right, quote_left = page.evaluate("""() => { const seed = document.querySelector('#deck-summary bdi');
+        const range = document.createRange(); range.setStart(seed.nextSibling, 0); range.setEnd(seed.nextSibling, 1);
+        return [seed.getBoundingClientRect().right, range.getBoundingClientRect().left]; }""")
+    assert seed_right <= quote_left + 1, (seed_right, quote_left)
+    page.fill("#seed", "\u202ezyx")  # typed: the same isolation
+    page.press("#seed", "Enter")
+    page.wait_for_function("() => document.querySelector('#deck-summary bdi')?.textContent === '\\u202ezyx'",
+                           timeout=STEP_TIMEOUT_MS)

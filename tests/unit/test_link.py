@@ -155,6 +155,16 @@ def test_read_values_reads_a_forms_texts_as_a_query():
     assert notice.field == "seed" and "'%FF' is not valid UTF-8" in str(notice)
 
 
+def test_a_refused_form_value_keeps_the_value_shown():
+    """The form passes the link's values as ``kept``: a bad value leaves the last valid one, and the notice says so."""
+    shown = read_values({"seed": "shown", "players": "3"}, fixed_seed)[0]
+    link, notices = read_values({"seed": "\x01", "players": "1.5", "cards": "7"}, fixed_seed, kept=shown.values())
+    assert (link.deal.seed, link.deal.players, link.deal.cards_each) == ("shown", 3, 7)
+    assert [str(n) for n in notices] == ["Seed '\ufffd' contains a control character (U+0001); keeping the seed shown",
+                                         "Players '1.5' is not a whole number from 1 to 52; using 3"]
+    assert read_values({"players": "1.5"}, fixed_seed)[0].deal.players == 4  # a link's bad value: the default
+
+
 def quote_plus_query(values):
     return "&".join(quote_plus(k) + "=" + quote_plus(v) for k, v in values.items())
 
