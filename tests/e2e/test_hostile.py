@@ -153,11 +153,25 @@ def names_value(said: str, name: str) -> bool:
 # --- the links each value goes into ---------------------------------------------------------------
 
 KEYS = [f.key for f in FIELDS]
+# The real-world shuffles' parameters: the same field kind, form builder and handlers as passes and repetitions,
+# so they get a representative set of values (PARAM_VALUES), not all of them: two more links for every value
+# would cost the parallel pass about a minute.
+PARAM_KEYS = ["overhands", "shelves", "rounds", "vs-overhands", "vs-shelves", "vs-rounds"]
+PARAM_LINKS = {
+    "link D (overhand, compared with the shelf shuffler)": ("algo=overhand&vs=shelf-shuffler",
+                                                            ["overhands", "vs-shelves", "vs-rounds"]),
+    "link E (the shelf shuffler, compared with overhand)": ("algo=shelf-shuffler&vs=overhand",
+                                                            ["shelves", "rounds", "vs-overhands"]),
+}
+PARAM_FIELDS = ["param-overhands", "param-shelves", "param-rounds"]
+PARAM_VALUES = ["script element", "img onerror", "attribute breakout", "1.5", "-0", "20 digits",
+                "100000 (top of repetitions)", "full-width ４", "RTL override", "10,000 characters", "lone surrogate",
+                "%FF (not UTF-8)", "empty"]
 # name -> (the link's own values, the keys that carry the value); every key once
 DEAL_LINKS = {
     "link A (riffle, numbered deck)": ("algo=riffle-gsr&deck=numbered",
                                        [k for k in KEYS if k not in ("algo", "deck", "repetitions", "packs", "jokers",
-                                                                     "vs-passes", "vs-repetitions")]),
+                                                                     "vs-passes", "vs-repetitions", *PARAM_KEYS)]),
     "link C (defaults, compared with cut-insert)": ("vs=cut-insert", ["algo", "deck", "packs", "jokers", "vs-repetitions"]),
 }
 # The lab view: there the cut-and-insert deal (0.3 s of 15,000 repetitions) is not drawn, and the lab's
@@ -166,15 +180,15 @@ DEAL_LINKS = {
 # The compared algorithm's parameters are the lab's own fields, shown in a link comparing with its algorithm.
 LAB_LINKS = {"link B (cut-insert, lab view, compared with riffle)": ("algo=cut-insert&view=lab&vs=riffle-gsr",
                                                                      ["repetitions", "vs-passes"])}
-LINKS = {**DEAL_LINKS, **LAB_LINKS}
+LINKS = {**DEAL_LINKS, **LAB_LINKS, **PARAM_LINKS}
 # typed in the lab view; every other field in the deal view
 LAB_FIELDS = ["param-repetitions", "lab-n", "tally-seed", "vs-param-passes"]
 # Not typed into: the compared repetitions have the handler and field-table path of the compared passes
 # (lab_view.change_compared_param), and a second lab link for them cost the timing pass 30 s.
-UNTYPED = ["vs-param-repetitions"]
+UNTYPED = ["vs-param-repetitions", "vs-param-overhands", "vs-param-shelves", "vs-param-rounds"]
 # opened directly: the start-up path, with repetitions drawn in the deal view
 DIRECT_LINK = ("algo=cut-insert&deck=numbered", [k for k in KEYS if k not in ("algo", "deck", "passes", "packs", "jokers",
-                                                                             "vs-passes", "vs-repetitions")])
+                                                                             "vs-passes", "vs-repetitions", *PARAM_KEYS)])
 DIRECT_VALUES = ["img onerror", "100000 (top of repetitions)"]
 
 CONTROLS = {f.control: f.key for f in FIELDS if f.control}  # form control id -> URL key
@@ -194,7 +208,7 @@ def test_the_links_give_every_key_a_place_where_it_applies():
         query = "&".join(([base] if base else []) + [f"{k}=%00" for k in carried])  # a control character
         _, notices = read_link(query, lambda: "fresh")
         assert {n.field for n in notices} >= set(carried), (base, notices)
-    assert len(VALUES) >= 60
+    assert len(VALUES) >= 60 and set(PARAM_VALUES) <= set(VALUES)
 
 
 # --- the page, instrumented -------------------------------------------------------------------------
@@ -707,10 +721,13 @@ def walk_links(walk: Walk, links: dict, fields: list[str]) -> None:
 
 @pytest.mark.parametrize("name", list(VALUES))
 def test_a_hostile_value_in_the_deal_view(hostile, name):
-    """The value in every URL key but repetitions (links A and C) and every field of the deal view, then New seed."""
+    """The value in every URL key but repetitions (links A and C) and every field of the deal view (the real-world
+    shuffles' parameters too, links D and E, for PARAM_VALUES), then New seed."""
     walk = Walk(hostile, name)
     walk.start()
-    walk_links(walk, DEAL_LINKS, [c for c in hostile.typed if c not in LAB_FIELDS])
+    walk_links(walk, DEAL_LINKS, [c for c in hostile.typed if c not in LAB_FIELDS + PARAM_FIELDS])
+    if name in PARAM_VALUES:
+        walk_links(walk, PARAM_LINKS, PARAM_FIELDS)
     walk.new_seed("then New seed")
     walk.finish()
 
