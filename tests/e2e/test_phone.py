@@ -150,6 +150,9 @@ def layout_shift(page) -> tuple[float, list]:
     return sum(s["value"] for s in shifts if not s["input"]), shifts
 
 
+# when Python fills the page relative to the first paints decides the shifts: beside another browser (and a
+# third busy process) the phone lab once shifted past 0.1, so it runs in the timing pass, alone
+@pytest.mark.timing
 @pytest.mark.parametrize("where", ["deal", "lab"])
 def test_a_first_load_barely_moves(screen, site_url, visit, where):
     name, context, viewport = screen
