@@ -614,9 +614,7 @@ def open_code(site: Site, source: str) -> dict:
     """
     page = site.page
     if site.reusable:
-        page.evaluate(FOLLOW_JS, urlsplit(code_link(site, source)).query)
-        page.wait_for_function("code => document.getElementById('custom-code').value === code", arg=source,
-                               timeout=WAIT_MS)
+        follow_code_link(site, source)
     else:
         page.goto(code_link(site, source))
         wait_ready(page)
@@ -624,6 +622,22 @@ def open_code(site: Site, source: str) -> dict:
     assert page.input_value("#custom-code") == source, "the link's code is not in the editor"
     wait_for_run_button(page)
     return site.storage()
+
+
+def follow_code_link(site: Site, source: str) -> None:
+    """Follow a link carrying ``source`` as Back brings the page there (no reload); wait until the editor holds it."""
+    site.page.evaluate(FOLLOW_JS, urlsplit(code_link(site, source)).query)
+    site.page.wait_for_function("code => document.getElementById('custom-code').value === code", arg=source,
+                                timeout=WAIT_MS)
+
+
+def run_the_correct_shuffle(site: Site) -> None:
+    """The next Run, of a correct shuffle brought by a link, tallies: the lab goes on after what ran before."""
+    follow_code_link(site, GOOD)
+    wait_for_run_button(site.page)
+    since = mark(site.page, "trials")
+    press_run(site.page)
+    wait_for_tally(site.page, since)
 
 
 def press_run(page) -> None:
@@ -947,14 +961,7 @@ def test_an_endless_loop_is_stopped_and_the_lab_goes_on(hostile):
         found.append(f"the line under the editor does not say the 10 s limit stopped it: {short(line)!r}")
     if "\n" in line or len(line) > 400:
         found.append(f"the line under the editor is not one short line: {short(line)!r}")
-    # the next Run of a correct shuffle works, in a fresh sandbox (a link brings it into the editor: Back to it)
-    page.evaluate(FOLLOW_JS, urlsplit(code_link(hostile, GOOD)).query)
-    page.wait_for_function("code => document.getElementById('custom-code').value === code", arg=GOOD,
-                           timeout=WAIT_MS)
-    wait_for_run_button(page)
-    since = mark(page, "trials")
-    press_run(page)
-    wait_for_tally(page, since)
+    run_the_correct_shuffle(hostile)  # in a fresh sandbox
     assert_unharmed(hostile, before, builtins=BUILTIN_VERDICTS[:1], extra=found)  # a built-in runs afterwards
 
 
@@ -968,13 +975,6 @@ def test_a_flood_of_workers_and_promises_leaves_the_page_answering(hostile):
     found = responsive(page)
     wait_for_outcome(page, since)  # its tally counts, or it was stopped: either way the page goes on
     found += responsive(page)
-    # the next Run, of a correct shuffle, works: a link brings it into the editor (Back to it, no reload)
-    page.evaluate(FOLLOW_JS, urlsplit(code_link(hostile, GOOD)).query)
-    page.wait_for_function("code => document.getElementById('custom-code').value === code", arg=GOOD,
-                           timeout=WAIT_MS)
-    wait_for_run_button(page)
-    since = mark(page, "trials")
-    press_run(page)
-    wait_for_tally(page, since)
+    run_the_correct_shuffle(hostile)
     found += responsive(page)
     assert_unharmed(hostile, before, extra=found)
