@@ -409,12 +409,17 @@ def reveal_from_link(args: argparse.Namespace) -> tuple[str, DealSpec]:
 DEFAULT_TIME_LIMIT = 60.0  # seconds: the longest walk allowed, 1,000,000 paths of a user's swap-any, takes about 15 s here
 
 
-def add_exact_options(parser: argparse.ArgumentParser) -> None:
-    """Options of ``exact``: algorithm or a file of your own, its parameters, deck size and output format."""
+def add_algorithm_or_file_options(parser: argparse.ArgumentParser) -> None:
+    """``--algo`` and its parameters, or ``--file`` with your own shuffle: one or the other."""
     choice = parser.add_mutually_exclusive_group()
     add_algorithm_options(parser, choice)
     choice.add_argument("--file", metavar="PATH",
                         help="your own shuffle: a Python file that defines shuffle(cards, rng) (see README)")
+
+
+def add_exact_options(parser: argparse.ArgumentParser) -> None:
+    """Options of ``exact``: algorithm or a file of your own, its parameters, deck size and output format."""
+    add_algorithm_or_file_options(parser)
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help=f"with --file, stop code still running after this long; 0 for no limit "
                              f"(default {DEFAULT_TIME_LIMIT:g})")
@@ -636,10 +641,7 @@ class Progress:
 
 def add_tally_options(parser: argparse.ArgumentParser) -> None:
     """Options of ``tally``: algorithm or file, its parameters, cards, shuffles, tally seed, workers, output."""
-    choice = parser.add_mutually_exclusive_group()
-    add_algorithm_options(parser, choice)
-    choice.add_argument("--file", metavar="PATH",
-                        help="your own shuffle: a Python file that defines shuffle(cards, rng) (see README)")
+    add_algorithm_or_file_options(parser)
     parser.add_argument("--cards", type=int, default=DEFAULT_TALLY_CARDS, metavar="N",
                         help=f"deck size, {tally.MIN_CARDS}-{tally.MAX_CARDS} (default {DEFAULT_TALLY_CARDS}; "
                              f"the page's lab goes to {LAB_MAX_N})")
