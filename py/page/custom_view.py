@@ -90,10 +90,18 @@ class CustomView:
             self.shown_code = source
             await self.lab.use_code(source, say)
         except protocol.ProtocolError as error:
-            say("Your shuffle can't run: " + one_line(error), True)
+            say("Your shuffle can't run: " + one_line(error) + self.pause_the_last_one(), True)
             return
         if self.lab.custom_active:
             say("Running your shuffle. Choose an algorithm from the menu to go back to it.")
+
+    def pause_the_last_one(self) -> str:
+        """Pause the user's earlier shuffle if it is still running, so the lab never tallies code other than the box's
+        without saying so; return the words that say it (or nothing)."""
+        if not (self.lab.custom_active and self.lab.running):
+            return ""
+        self.lab.pause()
+        return " The lab is paused on the last shuffle of yours that ran."
 
     def opened(self) -> None:
         """The box was opened: load the editor, and start the sandbox so that Run finds it ready (its start is

@@ -124,21 +124,29 @@ WRONG_SHUFFLES = [
 
 
 def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_url, visit):
-    """Each wrong shuffle in turn, in one lab (each Run compiles afresh): its one line, then a correct Run works."""
+    """Each wrong shuffle in turn, in one lab (each Run compiles afresh): its one line, the earlier shuffle paused
+    rather than tallied under the wrong code, then a correct Run works."""
     with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: wrong") as opened:
         page = opened.page
-        for source, message in WRONG_SHUFFLES:
+        for turn, (source, message) in enumerate(WRONG_SHUFFLES):
             type_code(page, source)
             press_run(page)
             said = wait_for_error(page)
             assert message in said, said
             assert "\n" not in said and "Traceback" not in said
+            if turn:  # a correct shuffle of the user's was running: it stops, and the line says so
+                assert "paused on the last shuffle of yours" in said, said
+                page.wait_for_function("() => document.getElementById('lab-status').textContent === 'Paused.'",
+                                       timeout=STEP_TIMEOUT_MS)
+                stopped_at = page.text_content("#trials")
+                page.wait_for_timeout(600)  # three chunks' time
+                assert page.text_content("#trials") == stopped_at
             type_code(page, FISHER_YATES)  # the page still works: the next Run runs
-            since = page.text_content("#trials")
             press_run(page)
-            page.wait_for_function("s => document.getElementById('trials').textContent !== s "
+            page.wait_for_function("() => document.getElementById('custom-status').textContent"
+                                   ".startsWith('Running your shuffle') "
                                    "&& Number(document.getElementById('trials').textContent) > 0",
-                                   arg=since, timeout=WORKER_TIMEOUT_MS)
+                                   timeout=WORKER_TIMEOUT_MS)
             assert custom_status(page)[0] != "error"
 
 
