@@ -21,13 +21,18 @@ Sections (each a function, so more can be added):
                            page's live tally, plain JavaScript Fisher-Yates + tally
     against a baseline     the same tally in Pyodide at an older revision (--baseline REV,
                            default the last commit before the split), two pages in turns
+    fisher-yates vs before Fisher-Yates's tally in Pyodide, this tree beside the one before it was
+                           made inside out, in turns, against the issue's 500,000/s (``--speed``:
+                           this alone, its figures pinned in docs/speed.json for the README)
+    riffle-physical        its exact 52-card matrix in Pyodide as the worker computes it, against the
+                           issue's 5 s (``--physical``: this alone)
 
 This machine is noisy: every figure is the median of ``--repeats`` measurements, and the
 cases of a section take turns (round robin) so a busy moment hits them all alike. The last
 lines list each target, the figure and whether it meets it.
 
     .venv/bin/python scripts/bench.py [--quick] [--repeats N] [--cpython-only] [--baseline REV|none]
-                                      [--json PATH]
+                                      [--json PATH] [--speed] [--physical]
 """
 
 from __future__ import annotations
@@ -707,7 +712,8 @@ def tally_rate_server(cases: list[tuple[str, int]], budget: float) -> str:
     ])
 
 
-def baseline_section(browser, site, repeats: int, quick: bool, rev: str) -> dict:  # noqa: ARG001
+def baseline_section(browser, site, repeats: int, quick: bool, rev: str,  # noqa: ARG001
+                     cases: list[tuple[str, int]] = BASELINE_CASES) -> dict:
     """The lab's tally in Pyodide now and at ``rev``, side by side: two pages, measured in turns."""
     import tomllib
 
@@ -715,7 +721,7 @@ def baseline_section(browser, site, repeats: int, quick: bool, rev: str) -> dict
 
     # short runs swing by ±20 % here; 0.4 s a run and at least five turns each keep the ratio honest
     budget, repeats = 0.4, max(repeats, 6)
-    code = tally_rate_server(BASELINE_CASES, budget)
+    code = tally_rate_server(cases, budget)
     now_files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
     pages = {}
     context = browser.new_context()
@@ -734,14 +740,86 @@ def baseline_section(browser, site, repeats: int, quick: bool, rev: str) -> dict
                 rates[label].append(json.loads(page.evaluate("window.benchTallyRates()")))
     finally:
         context.close()
-    medians = {label: {(a, n): statistics.median(run[k][2] for run in runs) for k, (a, n) in enumerate(BASELINE_CASES)}
+    medians = {label: {(a, n): statistics.median(run[k][2] for run in runs) for k, (a, n) in enumerate(cases)}
                for label, runs in rates.items()}
     table = [[a, str(n), f"{medians['now'][a, n]:,.0f}", f"{medians[rev][a, n]:,.0f}",
-              f"{medians['now'][a, n] / medians[rev][a, n]:.2f}x"] for a, n in BASELINE_CASES]
-    print_table(f"The lab's tally in Pyodide, this tree against {rev} (before the split), two pages taking turns "
+              f"{medians['now'][a, n] / medians[rev][a, n]:.2f}x"] for a, n in cases]
+    print_table(f"The lab's tally in Pyodide, this tree against {rev}, two pages taking turns "
                 f"(median of {repeats})", ["algorithm", "n", "now /s", f"{rev} /s", "now / before"], table)
     return {"rev": rev, "now": [[a, n, r] for (a, n), r in medians["now"].items()],
-            "before": [[a, n, r] for (a, n), r in medians[rev].items()]}
+            "before": [[a, n, r] for (a, n), r in medians[rev].items()],
+            "each": {label: [run[k][2] for run in runs] for label, runs in rates.items()
+                     for k, (a, n) in enumerate(cases) if (a, n) == ("fisher-yates", DECK)}}
+
+
+# Issue 19 item 8: Fisher-Yates tallies at least 500,000 shuffles a second in the page's worker. The tree before the
+# work on it runs beside this one (baseline_section), and a run's figures are pinned in docs/speed.json: the README
+# states them (tests/unit/test_speed_figures.py).
+FISHER_YATES_TARGET_PER_SECOND = 500_000
+FISHER_YATES_BEFORE_REV = "27f083e"  # the last commit before the tally was made inside out
+SPEED_FIGURES = ROOT / "docs" / "speed.json"
+
+
+def fisher_yates_section(browser, site, repeats: int, quick: bool) -> dict:
+    """Fisher-Yates, 52 cards, tallied in Pyodide by this tree and by FISHER_YATES_BEFORE_REV's, in turns."""
+    figures = baseline_section(browser, site, repeats, quick, FISHER_YATES_BEFORE_REV, [("fisher-yates", DECK)])
+    now, before = figures["now"][0][2], figures["before"][0][2]
+    print(f"  fisher-yates n={DECK} in Pyodide: {now:,.0f}/s now, {before:,.0f}/s at {FISHER_YATES_BEFORE_REV} "
+          f"({now / before:.2f}x); {verdict(now >= FISHER_YATES_TARGET_PER_SECOND)} the target of "
+          f">= {FISHER_YATES_TARGET_PER_SECOND:,}/s")
+    return figures
+
+
+PHYSICAL_TARGET_SECONDS = 5.0  # issue 19 item 8: riffle-physical's exact 52-card matrix in the worker
+PHYSICAL_CODE = f"""
+import json, time
+from shufflelab import catalog
+steps = catalog.get("riffle-physical").resolve("matrix_steps")({DECK}, {{"passes": 7}})
+started = time.perf_counter()
+reports = 0
+try:
+    while True:
+        next(steps)  # the lab runs these steps between the tally's chunks, showing the share done
+        reports += 1
+except StopIteration:
+    pass
+result = json.dumps({{"seconds": time.perf_counter() - started, "reports": reports}})
+"""
+
+
+def physical_matrix_section(browser, site) -> dict:
+    """riffle-physical's exact 52-card matrix in Pyodide, as the lab's worker computes it (matrix_steps, to the end)."""
+    import tomllib
+
+    from bench_pages import bare_pyodide_html
+
+    files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
+    url = site.add_page("bench-physical.html", bare_pyodide_html(in_page_runner(PHYSICAL_CODE), {"files": files},
+                                                                 title="bench: riffle-physical's matrix"))
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("() => document.documentElement.dataset.benchResult !== undefined", timeout=900_000)
+        measured = json.loads(page.evaluate("document.documentElement.dataset.benchResult"))
+    finally:
+        context.close()
+    if "error" in measured:
+        raise RuntimeError("the measurement failed in Pyodide:\n" + measured["error"])
+    print(f"\nriffle-physical's exact {DECK}x{DECK} matrix in Pyodide (matrix_steps to the end, "
+          f"{measured['reports']} progress reports): {measured['seconds']:.1f} s "
+          f"{verdict(measured['seconds'] <= PHYSICAL_TARGET_SECONDS)} the target of <= {PHYSICAL_TARGET_SECONDS:g} s "
+          f"(the issue measured 21.6-22.1 s in the browser; the algorithm is unchanged)")
+    return measured
+
+
+def speed_readme_row(pinned: dict) -> str:
+    """Return the README's row for the Fisher-Yates tally in Pyodide, from pinned figures (docs/speed.json)."""
+    now, before = pinned["now"][0][2], pinned["before"][0][2]
+    spread = {label: f"{round(min(v), -3):,.0f}–{round(max(v), -3):,.0f}" for label, v in pinned["each"].items()}
+    return (f"| lab tally, `fisher-yates`, 52 cards, Pyodide, beside {pinned['rev']} (before it was made inside out) "
+            f"in turns | {round(now, -3):,.0f} shuffles/s ({spread['now']}) against {round(before, -3):,.0f} "
+            f"({spread[pinned['rev']]}): {now / before:.2f}× | at least {FISHER_YATES_TARGET_PER_SECOND:,} |")
 
 
 def live_tally_rates(browser, url: str, seconds: float) -> dict:
@@ -853,7 +931,8 @@ def print_lab_summary(figures: dict, repeats: int) -> None:
     print_errors("live lab", live["errors"])
 
 
-def browser_sections(repeats: int, quick: bool, baseline: str | None = BASELINE_REV) -> dict:
+def browser_sections(repeats: int, quick: bool, baseline: str | None = BASELINE_REV,
+                     only: tuple[str, ...] = ()) -> dict:
     """Run every browser section in one Chromium, the site on a free local port; return their figures.
 
     A section that fails is reported and left out; the others still run.
@@ -874,6 +953,10 @@ def browser_sections(repeats: int, quick: bool, baseline: str | None = BASELINE_
     }
     if baseline:
         sections["pyodide_tally_vs_baseline"] = (baseline_section, (repeats, quick, baseline))
+    sections["fisher_yates_vs_before"] = (fisher_yates_section, (repeats, quick))
+    sections["physical_matrix"] = (physical_matrix_section, ())
+    if only:
+        sections = {name: sections[name] for name in only}
     figures: dict = {}
     with BenchSite() as site, sync_playwright() as playwright:
         browser = launch(playwright)
@@ -950,6 +1033,17 @@ def target_rows(figures: dict) -> list[tuple[str, str, bool]]:
                          f"{now / before:.2f}x ({now:,.0f} vs {before:,.0f}/s)", now / before >= SAME_SPEED_RATIO))
         rows.append((f"exact {DECK}x{DECK} swap-any matrix, Pyodide: < {EXACT_TARGET_SECONDS:g} s",
                      f"{lab['exact_first_seconds']:.3f} s", lab["exact_first_seconds"] < EXACT_TARGET_SECONDS))
+    fisher_yates = browser.get("fisher_yates_vs_before", {})
+    if "now" in fisher_yates:
+        now, before = fisher_yates["now"][0][2], fisher_yates["before"][0][2]
+        rows.append((f"tally fisher-yates n={DECK}, Pyodide: >= {FISHER_YATES_TARGET_PER_SECOND:,}/s "
+                     f"({fisher_yates['rev']} beside it, in turns)",
+                     f"{now:,.0f}/s ({before:,.0f}/s before, {now / before:.2f}x)",
+                     now >= FISHER_YATES_TARGET_PER_SECOND))
+    physical = browser.get("physical_matrix", {})
+    if "seconds" in physical:
+        rows.append((f"riffle-physical's exact {DECK}x{DECK} matrix, Pyodide: <= {PHYSICAL_TARGET_SECONDS:g} s",
+                     f"{physical['seconds']:.1f} s", physical["seconds"] <= PHYSICAL_TARGET_SECONDS))
     run = browser.get("run_to_verdict", {})
     if "now" in run:
         now, before = (statistics.median(run[label]["warm"]) for label in ("now", run["rev"]))
@@ -971,6 +1065,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="fewer and smaller cases")
     parser.add_argument("--cpython-only", action="store_true", help="skip the browser sections")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--physical", action="store_true",
+                        help="only riffle-physical's exact 52-card matrix in Pyodide, against its 5 s target")
+    parser.add_argument("--speed", action="store_true",
+                        help=f"only Fisher-Yates in Pyodide beside {FISHER_YATES_BEFORE_REV}; its figures are written to "
+                             f"{SPEED_FIGURES.relative_to(ROOT)} (the README's)")
     parser.add_argument("--baseline", default=BASELINE_REV,
                         help=f"git revision whose tally runs beside this tree's in Pyodide (default {BASELINE_REV}; "
                              "'none' to skip)")
@@ -997,6 +1096,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Shuffle Lab benchmark - CPython {platform.python_version()} on {platform.machine()}, "
           f"medians of {repeats} interleaved repeats")
     figures: dict = {"python": platform.python_version(), "repeats": repeats, "quick": args.quick}
+    if args.physical:
+        browser_sections(repeats, args.quick, None, only=("physical_matrix",))
+        return 0
+    if args.speed:
+        measured = browser_sections(repeats, args.quick, None, only=("fisher_yates_vs_before",))
+        pinned = measured["fisher_yates_vs_before"]
+        if "now" not in pinned:
+            return 1
+        pinned = {key: pinned[key] for key in ("rev", "now", "before", "each")}
+        SPEED_FIGURES.write_text(json.dumps(pinned, indent=2) + "\n", encoding="utf-8")
+        print(f"\nfigures written to {SPEED_FIGURES.relative_to(ROOT)}; the README's row:\n{speed_readme_row(pinned)}")
+        return 0
     figures["shuffle"] = shuffle_section(repeats, args.quick)
     figures["instructions"] = instructions_section()
     figures["tally"] = tally_section(repeats, args.quick)

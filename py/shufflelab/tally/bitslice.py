@@ -41,7 +41,9 @@ class FastLaneSource:
     def bits(self, count: int) -> int:
         """Return ``count`` uniform random bits: whole 32-bit words, the extra high bits dropped."""
         # one int straight from the generator: a third of a block's drawing went to bytes and back
-        return self.rng.words_as_int(-(-count // 32)) & ((1 << count) - 1)
+        words = self.rng.words_as_int(-(-count // 32))
+        # whole words (every block of the kernels) have no extra bits: no mask to make and apply
+        return words if count % 32 == 0 else words & ((1 << count) - 1)
 
     def below(self, m: int) -> int:
         """Return an exactly uniform integer in ``[0, m)`` (``FastRng.below``: bits, then rejection)."""
@@ -66,20 +68,33 @@ def value_masks(planes: list[int], count: int, root: int) -> list[int]:
     # most significant bit first, so prefixes that no value below count has are dropped
     for q in reversed(range(len(planes))):
         plane = planes[q]
-        children = []
-        for node in nodes:
-            ones = node & plane
-            children.append(node ^ ones)
-            children.append(ones)
+        ones = [node & plane for node in nodes]
+        children = [0] * (2 * len(nodes))  # value 2v and 2v + 1 under node v: whole lists, not append per node
+        children[0::2] = [node ^ one for node, one in zip(nodes, ones)]
+        children[1::2] = ones
         del children[((count - 1) >> q) + 1 :]
         nodes = children
     return nodes
 
 
-def lanes_at_least(planes: list[int], m: int, every_lane: int) -> int:
-    """Return the mask of lanes whose value (read from ``planes``) is ``>= m``."""
+def value_counts(planes: list[int], count: int, root: int, wanted: int = 0) -> tuple[list[int], int]:
+    """Return (how many lanes of ``root`` hold each value ``v < count``, the mask of the lanes holding ``wanted``):
+    ``value_masks``'s bit counts, its last level's masks left unmade (value 2v's count is node v's less 2v + 1's)."""
+    low = planes[0]
+    counts = []
+    nodes = value_masks(planes[1:], -(-count // 2), root)
+    for node in nodes:
+        odd = (node & low).bit_count()
+        counts += (node.bit_count() - odd, odd)
+    del counts[count:]
+    node = nodes[wanted >> 1] if wanted < count else 0
+    return counts, (node & low if wanted & 1 else node ^ (node & low))
+
+
+def lanes_at_least(planes: list[int], m: int, lanes: int) -> int:
+    """Return the mask of the lanes of ``lanes`` whose value (read from ``planes``) is ``>= m``."""
     greater = 0
-    equal = every_lane
+    equal = lanes
     for q in reversed(range(len(planes))):
         if m >> q & 1:
             equal &= planes[q]
@@ -104,16 +119,16 @@ class SpareBits:
         self._sets: dict[int, list[list]] = {}  # width -> [[planes, used lanes], ...]
 
     def sets(self, width: int) -> list[list]:
-        """Return the live sets of ``width`` planes, oldest first, as ``[planes, used]``."""
+        """Return the live sets of ``width`` planes, oldest first, as ``[planes, lanes still unused]``."""
         return self._sets.setdefault(width, [])
 
     def add_set(self, width: int) -> None:
         """Draw a new set of ``width`` planes, none of its lanes used yet."""
-        self.sets(width).append([[self.source.bits(self.lanes) for _ in range(width)], 0])
+        self.sets(width).append([[self.source.bits(self.lanes) for _ in range(width)], self.every_lane])
 
     def tidy(self, width: int) -> None:
         """Forget the sets of ``width`` planes that are used up, and all but the newest few."""
-        live = [entry for entry in self.sets(width) if entry[1] != self.every_lane]
+        live = [entry for entry in self.sets(width) if entry[1]]
         # an old set has few unused lanes left: visiting it costs more than fresh bits
         self._sets[width] = live[-SPARE_SETS_KEPT:]
 
@@ -138,37 +153,49 @@ def uniform_planes(
     if m == 1 << width:
         return planes  # a power of two: every k-bit value is fine
     spare = spare or SpareBits(source, lanes)
-    rejected = lanes_at_least(planes, m, spare.every_lane)
+    every_lane = spare.every_lane
+    rejected = lanes_at_least(planes, m, every_lane)
+    first_rejected = rejected
     sets = spare.sets(width)
     next_set = 0
+    # each lane keeps the bits of the last set it took, so the sets' accepted bits are gathered as they come
+    # (two operations per plane and set) and merged into the planes once, at the end
+    accepted = [0] * width
     while rejected:
         if rejected.bit_count() <= fix_one_by_one_at:
-            _redraw_one_by_one(planes, rejected, m, source)
+            _redraw_one_by_one(accepted, rejected, m, source, lanes)
+            rejected = 0
             break
         if next_set == len(sets):
             spare.add_set(width)
         entry = sets[next_set]
         next_set += 1
-        fresh, used = entry
-        taking = rejected ^ (rejected & used)
+        fresh, unused = entry
+        taking = rejected & unused
         if not taking:
             continue
-        entry[1] = used | taking
-        planes = [plane ^ ((plane ^ new) & taking) for plane, new in zip(planes, fresh)]
+        entry[1] = unused ^ taking
         # a lane that took a value >= m stays rejected and looks in the next set
-        rejected ^= taking ^ (taking & lanes_at_least(fresh, m, spare.every_lane))
+        took = taking ^ lanes_at_least(fresh, m, taking)
+        rejected ^= took
+        accepted = [bits | (new & took) for bits, new in zip(accepted, fresh)]
     spare.tidy(width)
-    return planes
+    return [plane ^ ((plane ^ bits) & first_rejected) for plane, bits in zip(planes, accepted)]
 
 
-def _redraw_one_by_one(planes: list[int], rejected: int, m: int, source: LaneSource) -> None:
-    """Give each rejected lane, lowest first, a fresh ``source.below(m)``, in place."""
-    while rejected:
-        lane = rejected & -rejected
-        rejected ^= lane
+def _redraw_one_by_one(accepted: list[int], rejected: int, m: int, source: LaneSource, lanes: int) -> None:
+    """Give each rejected lane, lowest first, a fresh ``source.below(m)``: set its bits in ``accepted``, in place."""
+    digits = format(rejected, "b")  # lane l is digit len - 1 - l: few lanes, found by str.rfind, not big-int steps
+    ones = [bytearray(-(-lanes // 8)) for _ in accepted]
+    end = len(digits)
+    while (end := digits.rfind("1", 0, end)) >= 0:
+        lane = len(digits) - 1 - end
         value = source.below(m)
-        for q, plane in enumerate(planes):
-            planes[q] = plane | lane if value >> q & 1 else (plane | lane) ^ lane
+        for q, bits in enumerate(ones):
+            if value >> q & 1:
+                bits[lane >> 3] |= 1 << (lane & 7)
+    for q, bits in enumerate(ones):
+        accepted[q] |= int.from_bytes(bits, "little")
 
 
 def swap_with_partner(columns: Columns, i: int, partner_masks: list[int]) -> None:

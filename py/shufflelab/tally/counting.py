@@ -1,33 +1,43 @@
 """Counting decks into the tally: card × position counts and fixed points, in bulk."""
 
-from .bitslice import Columns, planes_from_lane_bytes, planes_per_card, value_masks
+from operator import add
+
+from .bitslice import Columns, planes_from_lane_bytes, planes_per_card, value_counts, value_masks
 from .kernels import MAX_LANES
 
 
 def count_lanes(
     columns: Columns, start: int, width: int, counts: list[list[int]], fixed_points: list[int],
-    seen: list[int] | None = None,
+    seen: list[int] | None = None, by_card: bool = False,
 ) -> None:
     """Add lanes ``start .. start + width - 1`` of a block to ``counts`` and ``fixed_points``.
 
     With ``seen`` (n ints, relative to ``start``), also mark in ``seen[card]`` the lanes where
-    the card is found, at any position.
+    the card is found, at any position. ``by_card``: the columns hold each card's position
+    (a ``Kernel.by_card`` block), so column c's value p counts card c at position p.
     """
     n = len(columns)
     window = (1 << width) - 1
     fixed_counter = [0] * n.bit_length()  # per lane, in binary: how many fixed points so far
     for p, column in enumerate(columns):
         planes = [(plane >> start) & window for plane in column]
+        if seen is None:  # the tally's own loop: counts alone, and the lanes where the card is at p
+            column_counts, fixed = value_counts(planes, n, window, p)
+            if by_card:  # column p is card p; its values, positions
+                row = counts[p]
+                row[:] = map(add, row, column_counts)  # in place: a caller may hold the row
+            else:
+                for card, k in enumerate(column_counts):
+                    counts[card][p] += k
+            _add_one_where(fixed_counter, fixed)
+            continue
+        if by_card:
+            raise ValueError("seen counts cards by position: not for a block kept by card")
         masks = value_masks(planes, n, window)
-        if seen is None:  # the tally's own loop: nothing more per card
-            for card, mask in enumerate(masks):
-                if mask:
-                    counts[card][p] += mask.bit_count()
-        else:
-            for card, mask in enumerate(masks):
-                if mask:
-                    counts[card][p] += mask.bit_count()
-                    seen[card] |= mask
+        for card, mask in enumerate(masks):
+            if mask:
+                counts[card][p] += mask.bit_count()
+                seen[card] |= mask
         _add_one_where(fixed_counter, masks[p])
     for k, mask in enumerate(value_masks(fixed_counter, n + 1, window)):
         if mask:

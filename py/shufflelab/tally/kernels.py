@@ -11,6 +11,10 @@ needs, in stream order, and depends on nothing else; ``make`` does the work (par
 swaps) from those numbers. So one process can draw block after block from the one seeded
 stream while other processes make and count them (``tally/parallel.py``), and the counts are
 those of a single tally.
+
+A kernel's columns hold each position's card, or, for a kernel made ``by_card``, each card's
+position (the inverse permutation: Fisher-Yates is cheaper that way round); ``count_lanes``
+and ``deck_columns`` read either.
 """
 
 from collections.abc import Callable, Iterable, Iterator
@@ -38,12 +42,18 @@ Make = Callable[[int, int, Iterable], Iterator[Columns]]  # (n, lanes, the draws
 
 class Kernel:
     """A block of ``lanes`` decks of ``n`` cards made in two halves: ``draw`` (every random number, in stream order)
-    and ``make`` (the work, from those numbers alone)."""
+    and ``make`` (the work, from those numbers alone).
 
-    def __init__(self, draw: Draw, make: Make, doc: str) -> None:
+    ``by_card``: the columns hold each card's position, not each position's card. ``steps_per_card``: how many
+    times ``make`` yields per card of the deck, at most (the tally paces the next block by it).
+    """
+
+    def __init__(self, draw: Draw, make: Make, doc: str, by_card: bool = False, steps_per_card: int = 1) -> None:
         self.draw = draw
         self.make = make
         self.__doc__ = doc
+        self.by_card = by_card
+        self.steps_per_card = steps_per_card
 
     def __call__(self, n: int, lanes: int, source: LaneSource) -> Iterator[Columns]:
         """Yield the columns after each step, each step's draws taken just before its work (as always)."""
@@ -79,9 +89,46 @@ def _swap_with_partners(n: int, lanes: int, drawn: Iterable[tuple[int, int, list
         yield columns
 
 
+def _inside_out(n: int, lanes: int, drawn: Iterable[tuple[int, int, list[int]]]) -> Iterator[Columns]:
+    """From Fisher-Yates's draws (i = n-1..1, j below i + 1), make each card's position in every lane; yield after
+    each draw taken and after each step.
+
+    Fisher-Yates swaps positions (n-1, j_{n-1}), then ..., then (1, j_1), so its deck is the product of those
+    transpositions, and the product in the opposite order, (1, j_1) first, is the inverse: each card's position.
+    That is the inside-out shuffle: at step i, card i goes to place j and the card there moves to place i. Its
+    place i starts as the constant i, so a step costs 3 big-integer operations per column and plane where the
+    swap costs 4 (tests compare the decks with the port, path by path).
+    """
+    every_lane = (1 << lanes) - 1
+    width = planes_per_card(n)
+    columns = [[0] * width]  # the inside-out deck of one card: card 0 at place 0
+    steps = []
+    for step in drawn:  # the draws come i = n-1 first; the steps go i = 1 first
+        steps.append(step)
+        yield columns
+    for i, m, partners in reversed(steps):
+        masks = value_masks(partners, m, every_lane)  # masks[v]: the lanes where j = v
+        used = i.bit_length()  # places up to i: the planes above are 0 in every column, and stay 0 this step
+        ones = [(i >> q) & 1 for q in range(used)]
+        gathered = [masks[i] if one else 0 for one in ones]  # where j = i, card i stays at place i
+        for v in range(i):
+            mask = masks[v]
+            if not mask:
+                continue
+            column = columns[v]
+            taken = [plane & mask for plane in column[:used]]  # where j = v: place v's card moves to place i ...
+            gathered = [g | t for g, t in zip(gathered, taken)]
+            # ... and card i takes place v: its bit q set, or cleared, in those lanes
+            columns[v] = [plane | mask if one else plane ^ t for plane, t, one in zip(column, taken, ones)
+                          ] + column[used:]
+        columns.append(gathered + [0] * (width - used))
+        yield columns
+
+
 fisher_yates_block = Kernel(
-    _partner_draws(lambda n: ((i, i + 1) for i in range(n - 1, 0, -1))), _swap_with_partners,
-    "Shuffle ``lanes`` decks as ``algorithms.fisher_yates``: i = n-1..1, j = below(i + 1).")
+    _partner_draws(lambda n: ((i, i + 1) for i in range(n - 1, 0, -1))), _inside_out,
+    "Shuffle ``lanes`` decks as ``algorithms.fisher_yates``: i = n-1..1, j = below(i + 1); by card.",
+    by_card=True, steps_per_card=2)
 
 fisher_yates_off_by_one_block = Kernel(
     _partner_draws(lambda n: ((i, i) for i in range(n - 1, 0, -1))), _swap_with_partners,
@@ -149,11 +196,24 @@ unshuffled_block = Kernel(
 
 
 def make_block(kernel: Kernel, n: int, lanes: int, source: LaneSource) -> Columns:
-    """Return the finished block of ``lanes`` decks that ``kernel`` makes."""
+    """Return the finished block of ``lanes`` decks that ``kernel`` makes, each position's card (``deck_columns``)."""
     finished: Columns = []
     for finished in kernel(n, lanes, source):  # noqa: B007 (the last yield is the block)
         pass
-    return finished
+    return deck_columns(kernel, finished, lanes)
+
+
+def deck_columns(kernel: Kernel, columns: Columns, lanes: int) -> Columns:
+    """Return a block as each position's card, whichever way round ``kernel`` made it (for checks and output)."""
+    if not kernel.by_card:
+        return columns
+    n = len(columns)
+    width = planes_per_card(n)
+    decks = [[0] * width for _ in range(n)]
+    for card, places in enumerate(columns):
+        for place, mask in enumerate(value_masks(places, n, (1 << lanes) - 1)):
+            decks[place] = [plane | mask if card >> q & 1 else plane for q, plane in enumerate(decks[place])]
+    return decks
 
 
 class BlockInProgress:

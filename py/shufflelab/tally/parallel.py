@@ -104,7 +104,7 @@ def make_and_count(algo_id: str, n: int, params: dict, drawn, width: int) -> tup
         columns = []
         for columns in kernel.make(n, lanes_for(n), iter(drawn)):  # noqa: B007 (the last yield is the block)
             pass
-        count_lanes(columns, 0, width, counts, fixed_points)
+        count_lanes(columns, 0, width, counts, fixed_points, by_card=kernel.by_card)
     else:
         count_decks(entry.resolve("deck_maker").make(n, params, drawn), n, counts, fixed_points)
     return width, counts, fixed_points

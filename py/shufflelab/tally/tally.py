@@ -79,12 +79,13 @@ class Tally:
                 self._upcoming = BlockInProgress(self.kernel, self.n, self.lanes, self._source)
                 self._next_lane = 0
             width = min(remaining, self.lanes - self._next_lane)
-            count_lanes(self._block, self._next_lane, width, self.counts, self.fixed_points)
+            count_lanes(self._block, self._next_lane, width, self.counts, self.fixed_points,
+                        by_card=self.kernel.by_card)
             self._next_lane += width
             remaining -= width
             # make the next block in step with counting this one, so runs of equal size
-            # take about equal time (a kernel has at most n steps)
-            self._upcoming.advance(-(-self.n * width // self.lanes))
+            # take about equal time (a kernel has at most steps_per_card * n steps)
+            self._upcoming.advance(-(-self.kernel.steps_per_card * self.n * width // self.lanes))
 
     def _run_port(self, batch_size: int) -> None:
         if self.deck_maker is not None:

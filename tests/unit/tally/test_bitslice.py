@@ -15,6 +15,8 @@ from shufflelab.tally.bitslice import (
     fresh_columns,
     planes_from_lane_bytes,
     uniform_planes,
+    value_counts,
+    value_masks,
 )
 
 from .helpers import ScriptedLanes, decks, planes_of, read_lanes
@@ -126,3 +128,17 @@ def test_lane_bytes_and_planes_round_trip():
 
 def test_fresh_columns_are_the_unshuffled_deck():
     assert decks(fresh_columns(11, 5), 5) == [list(range(11))] * 5
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 7, 8, 9, 52, 64, 255])
+def test_value_counts_are_the_bit_counts_of_the_value_masks(count):
+    picker = random.Random(count)
+    lanes = 500
+    values = [picker.randrange(count) for _ in range(lanes)]
+    planes = planes_of(values, max(count - 1, 1).bit_length())
+    root = (1 << lanes) - 1
+    masks = value_masks(planes, count, root)
+    for wanted in {0, count // 2, count - 1}:
+        counts, lanes_with_wanted = value_counts(planes, count, root, wanted)
+        assert counts == [mask.bit_count() for mask in masks] == [values.count(v) for v in range(count)]
+        assert lanes_with_wanted == masks[wanted]

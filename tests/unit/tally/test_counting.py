@@ -30,3 +30,17 @@ def test_counting_decks_matches_counting_each_deck():
     counts, fixed = [[0] * n for _ in range(n)], [0] * (n + 1)
     count_decks(bytes(itertools.chain.from_iterable(deck_list)), n, counts, fixed)
     assert (counts, fixed) == naive_counts(deck_list, n)
+
+
+@pytest.mark.parametrize("n, start, width", [(52, 0, 300), (52, 45, 200), (9, 0, 1), (2, 3, 100), (33, 17, 283)])
+def test_a_block_kept_by_card_counts_as_its_decks_do(n, start, width):
+    # fisher-yates is made inside out, each card's position (Kernel.by_card): counted as the decks it stands for
+    kernel = catalog.get("fisher-yates").resolve("kernel")
+    lanes = 300
+    assert kernel.by_card
+    by_card = kernel.make(n, lanes, kernel.draw(n, lanes, FastLaneSource(FastRng(n))))
+    *_, columns = by_card
+    counts, fixed = [[0] * n for _ in range(n)], [0] * (n + 1)
+    count_lanes(columns, start, width, counts, fixed, by_card=True)
+    block = make_block(kernel, n, lanes, FastLaneSource(FastRng(n)))  # the same decks, each position's card
+    assert (counts, fixed) == naive_counts(decks(block, lanes)[start : start + width], n)

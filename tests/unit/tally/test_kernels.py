@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from shufflelab import catalog
 from shufflelab.tally import MAX_CARDS, FastRng
 from shufflelab.tally.bitslice import FastLaneSource
-from shufflelab.tally.kernels import lane_remainders, make_block, repeat_in_lanes
+from shufflelab.tally.kernels import Kernel, lane_remainders, make_block, repeat_in_lanes
 
 from ..scripted import ScriptedRng
 from .helpers import KERNEL_IDS, ScriptedLanes, decks, path_sizes, port_bounds, script_choices
@@ -109,5 +109,7 @@ def test_a_kernels_draws_taken_first_make_the_same_block_and_leave_the_stream_wh
     block = make_block(kernel(algorithm_id), n, lanes, FastLaneSource(whole_rng))
     drawn = kernel(algorithm_id).draws(n, lanes, FastLaneSource(split_rng))
     assert whole_rng.words(4).tolist() == split_rng.words(4).tolist()  # the stream goes on from the same place
-    made = make_block(lambda n, lanes, _: kernel(algorithm_id).make(n, lanes, iter(drawn)), n, lanes, None)
+    whole = kernel(algorithm_id)
+    made = make_block(Kernel(lambda *_: iter(drawn), whole.make, "the make half alone", by_card=whole.by_card),
+                      n, lanes, None)
     assert decks(made, lanes) == decks(block, lanes)

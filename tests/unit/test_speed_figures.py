@@ -1,0 +1,22 @@
+"""scripts/bench.py --speed: the Fisher-Yates tally figures the README states are those of the pinned run."""
+
+import json
+from pathlib import Path
+
+import bench
+
+ROOT = Path(__file__).resolve().parents[2]
+PINNED = json.loads(bench.SPEED_FIGURES.read_text(encoding="utf-8"))
+
+
+def test_the_readme_states_the_pinned_fisher_yates_figures():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert bench.speed_readme_row(PINNED) in readme
+
+
+def test_the_pinned_run_measured_this_tree_beside_the_one_before():
+    assert PINNED["rev"] == bench.FISHER_YATES_BEFORE_REV
+    assert [case[:2] for case in PINNED["now"]] == [case[:2] for case in PINNED["before"]] == [["fisher-yates", 52]]
+    for label, median in (("now", PINNED["now"][0][2]), (PINNED["rev"], PINNED["before"][0][2])):
+        each = sorted(PINNED["each"][label])
+        assert len(each) >= 6 and each[0] <= median <= each[-1]  # the median of its turns
