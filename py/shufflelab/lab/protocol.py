@@ -23,7 +23,7 @@ from ..errors import ShuffleLabError
 # 3: two tallies side by side (TallyConfig.slot, a slot for every call), ExactStatus.distance and
 #    goes_on, Snapshot.drawn
 # 4: ExactStatus.model, what an exact answer models where that depends on the deck size (c-rand's rand())
-# 5: Snapshot.key, the heat map's key in words; RiffleReport.separation, kl and meanings
+# 5: Snapshot.key, the heat map's key in words; RiffleReport.separation, kl, texts and meanings
 PROTOCOL_VERSION = 5
 SLOTS = ("a", "b")  # the lab's main tally, and the one it compares with
 
@@ -122,11 +122,13 @@ class RiffleReport(Message):
 
     ``tv`` and ``separation`` are floats of the exact fractions, ``kl`` the Kullback–Leibler
     divergence in bits: the figures ``riffle-distances --json`` gives as tv_value,
-    separation_value and kl_bits. ``meanings``: [[key, name, what it means for a bet]].
+    separation_value and kl_bits; ``texts``: [tv, separation, kl] per k, written as the command line
+    prints them (``riffle_distance_texts``: the page's MicroPython formats floats its own way).
+    ``meanings``: [[key, name, what it means for a bet]].
     """
 
     KIND = "riffle"
-    FIELDS = ("n", "tv", "measured", "measured_trials", "seconds", "separation", "kl", "meanings")
+    FIELDS = ("n", "tv", "measured", "measured_trials", "seconds", "separation", "kl", "texts", "meanings")
 
 
 def answer(message: Message) -> list:

@@ -14,7 +14,13 @@ from array import array
 from .. import catalog
 from ..custom import CUSTOM_ID, CUSTOM_WALKS
 from ..errors import ShuffleLabError
-from ..exact import outcome_distribution, position_matrix, riffle_distances_report, total_variation_to_uniform
+from ..exact import (
+    outcome_distribution,
+    position_matrix,
+    riffle_distance_texts,
+    riffle_distances_report,
+    total_variation_to_uniform,
+)
 from ..exact.matrices import MAX_WALKED_CARDS, position_matrix_from_distribution
 from ..exact.orders import walked_distribution_steps
 from ..exact.reports import fraction_text
@@ -373,7 +379,7 @@ class LabService:
         return protocol.answer(RiffleReport(
             n, [row["tv_value"] for row in rows], measured, MEASURED_RIFFLE_TRIALS if measured else None,
             time.perf_counter() - started, [row["separation_value"] for row in rows], [row["kl_bits"] for row in rows],
-            meanings))
+            [riffle_distance_texts(row) for row in rows], meanings))
 
     def external_session(self, slot=None) -> Session:
         """Return the session in ``slot`` if it holds the user's shuffle; a built-in's answers come only from this

@@ -153,6 +153,9 @@ def test_riffle_report_gives_the_three_distances_riffle_distances_gives(lab, n, 
     assert report.tv == [row["tv_value"] for row in rows]
     assert report.separation == [row["separation_value"] for row in rows]
     assert report.kl == [row["kl_bits"] for row in rows]  # bits, as the command line prints them
+    assert main(["riffle-distances", "--cards", str(n), "--max-k", "12"]) == 0
+    printed = [line.split() for line in capsys.readouterr().out.splitlines()[2:14]]
+    assert [[str(k)] + texts for k, texts in enumerate(report.texts, 1)] == printed  # the page shows these texts
     assert report.meanings == [list(meaning) for meaning in DISTANCE_MEANINGS]
 
 
