@@ -254,6 +254,11 @@ async def copy_field(field_id: str, status_id: str, said: str) -> None:
     except Exception:
         # clipboard access can be refused (permissions, insecure origin): let the user copy
         field = element(field_id)
+        if field.closest("[hidden]") is not None:
+            # not on screen (the bias lab's Copy link): the address bar holds the share link, never the public one
+            set_text(status_id, "The browser refused to copy: copy the link in the address bar." if field_id == "share-url"
+                     else "The browser refused to copy: the public link is in the sealed-deal box of Shuffle & deal.")
+            return
         box = field.closest("details")
         if box is not None:
             box.open = True  # the public link's field is in the seal box
@@ -262,10 +267,11 @@ async def copy_field(field_id: str, status_id: str, said: str) -> None:
         set_text(status_id, "Press Ctrl+C (⌘C) to copy the selected link.")
 
 
-async def copy_link(event) -> None:
-    """Copy the share link, or on a sealed deal the public link: never the seed (``deal_view.copy_source``)."""
+async def copy_link(event, status_id: str = "copy-status") -> None:
+    """Copy the share link, or on a sealed deal the public link: never the seed (``deal_view.copy_source``); say so in
+    ``status_id`` (the bias lab's Copy link comes here too, with its own status)."""
     public = seal.is_sealed(PAGE.link) or PAGE.sealing()
-    await copy_field(deal_view.copy_source(PAGE.link, PAGE.sealing()), "copy-status",
+    await copy_field(deal_view.copy_source(PAGE.link, PAGE.sealing()), status_id,
                      "Public link copied (no seed: the deal is sealed)." if public else "Link copied.")
 
 

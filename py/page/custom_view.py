@@ -10,12 +10,15 @@ the box and says so, above Run: it never presses Run.
 """
 
 import js
+from pyscript import document
 
+from shufflelab.catalog import CUSTOM_ID
 from shufflelab.codelink import MAX_CODE_CHARACTERS
 from shufflelab.lab import protocol
 
 from . import dom
-from .dom import element, listen, one_line
+from .dom import create, element, listen, one_line
+from .lab_view import MENU_ENTRY
 
 CODE = "custom-code"
 SAY = "custom-status"
@@ -56,6 +59,19 @@ def show_code(source: str) -> None:
     box.dispatchEvent(js.Event.new("shufflelab:set"))
 
 
+def add_menu_entry() -> None:
+    """Put "Your shuffle" at the end of the algorithm menu, once (after the user's code first runs)."""
+    if document.getElementById(MENU_ENTRY) is not None:
+        return
+    group = create("optgroup")
+    group.id = MENU_ENTRY
+    group.label = "Yours"
+    option = create("option", "Your shuffle (the code in the box)")
+    option.value = CUSTOM_ID
+    group.appendChild(option)
+    element("algorithm").appendChild(group)
+
+
 class CustomView:
     """Follows the link's code (shown, never run) and runs the box's code when the user asks."""
 
@@ -93,7 +109,10 @@ class CustomView:
             say("Your shuffle can't run: " + one_line(error) + self.pause_the_last_one(), True)
             return
         if self.lab.custom_active:
-            say("Running your shuffle. Choose an algorithm from the menu to go back to it.")
+            add_menu_entry()
+            self.lab.show_titles()  # the menu shows "Your shuffle"
+            say("Running your shuffle. Choose an algorithm from the menu to go back to it; \"Your shuffle\" there "
+                "comes back to this.")
 
     def pause_the_last_one(self) -> str:
         """Pause the user's earlier shuffle if it is still running, so the lab never tallies code other than the box's
@@ -102,6 +121,23 @@ class CustomView:
             return ""
         self.lab.pause()
         return " The lab is paused on the last shuffle of yours that ran."
+
+    def menu_changed(self, event) -> None:
+        """The algorithm menu changed: "Your shuffle" runs the box's code again (the deal's form never sees it); an
+        algorithm, while the user's shuffle runs, goes back to it even when it is the one the link already has."""
+        if str(event.target.value) == CUSTOM_ID:
+            event.stopPropagation()
+            if not self.lab.custom_active:
+                spawn(self.run_from_menu())
+        elif self.lab.custom_active:
+            self.lab.leave_custom()  # the form's change, next, tells the lab the link, which reconfigures it
+
+    async def run_from_menu(self) -> None:
+        """Run the box's code, then make the menu show what runs (the algorithm again, if the code could not run)."""
+        try:
+            await self.run()
+        finally:
+            self.lab.show_titles()
 
     def opened(self) -> None:
         """The box was opened: load the editor, and start the sandbox so that Run finds it ready (its start is
@@ -133,6 +169,7 @@ def mount(page, lab) -> CustomView:
     lab.custom_listeners.append(view.failed)
     lab.leave_listeners.append(view.left)
     listen("custom-run", "click", lambda event: spawn(view.run()), SAY)
+    listen("algorithm", "change", view.menu_changed, SAY)
     listen("mine", "toggle", lambda event: view.opened() if element("mine").open else None, SAY)
     view.link_changed(page.link)
     return view

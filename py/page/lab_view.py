@@ -8,12 +8,14 @@ all the way to the canvas.
 """
 
 import asyncio
+import json
 
 import js
 from pyscript import document, window
 from pyscript.ffi import create_proxy
 
 from shufflelab import catalog
+from shufflelab.catalog import CUSTOM_ID
 from shufflelab.errors import quoted
 from shufflelab.lab import protocol
 from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapshot
@@ -40,6 +42,7 @@ SVG = "http://www.w3.org/2000/svg"
 SLOW_START_SECONDS = 10  # after this, say what is taking long (13 MB of Pyodide on a slow line)
 STATUS = "lab-status"
 WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
+MENU_ENTRY = "algo-custom-group"  # "Your shuffle" in the algorithm menu (custom_view.add_menu_entry)
 
 
 def spawn(coroutine):
@@ -107,8 +110,9 @@ class Lab(LabModel):
         # while the lab runs the user's shuffle, the menu's description ("Unbiased…") is not what is shown
         yours = self.custom_side(self.a) and self.link is not None and self.link.view.view == "lab"
         element("algo-yours").hidden = not yours
-        for name in ("algo-description", "algo-source"):
+        for name in ("algo-description", "algo-source", "algo-params"):
             element(name).hidden = yours
+        self.show_menu_entry(yours)
         for side in (self.a, self.b):
             for part in SIDE_PARTS:
                 box = document.getElementById(side.id(part))
@@ -128,6 +132,21 @@ class Lab(LabModel):
         if canvas is not None:
             canvas.setAttribute("aria-label", "Heat map of %s: rows are cards, columns are positions; arrow keys read a "
                                 "cell" % self.b.title)
+
+    def show_menu_entry(self, yours: bool) -> None:
+        """The algorithm menu shows "Your shuffle" while the lab runs it; its entry (once the code has run) is offered
+        in the lab only: the deal view cannot deal with the user's code, and its form never reads that entry."""
+        entry = document.getElementById(MENU_ENTRY)
+        if entry is None or self.link is None:
+            return
+        elsewhere = self.link.view.view != "lab"
+        entry.hidden = elsewhere
+        entry.firstChild.disabled = elsewhere  # the arrow keys skip it too
+        menu = element("algorithm")
+        if yours:
+            menu.value = CUSTOM_ID
+        elif str(menu.value) == CUSTOM_ID:
+            menu.value = self.link.deal.algo
 
     # --- worker calls ---------------------------------------------------------------------
 
@@ -399,7 +418,7 @@ class Lab(LabModel):
             summary = "No exact matrix here, so this map shows observed ÷ uniform. " + summary
         set_text(side.id("heat-summary"), summary)
         if side is self.a:
-            draw_legend(snapshot.legend)
+            draw_legend(snapshot.legend, snapshot.key)
         draw_stats(side, snapshot.summary)
         draw_fixed_points(side, snapshot.summary.get("fixed_points"))
 
@@ -503,9 +522,14 @@ def draw_ticks(side: Side, n: int) -> None:
         place_ticks(side.id(container_id), ticks)
 
 
-def draw_legend(ticks: list) -> None:
-    """Write the legend's tick labels under the colour bar (scores run from -1 to 1)."""
+def draw_legend(ticks: list, key) -> None:
+    """Write the legend's tick labels under the colour bar (scores run from -1 to 1), and what its colours mean in the
+    view drawn (``key``: [title, words], from the worker)."""
     place_ticks("heat-legend-ticks", [((score + 1) / 2, text) for score, text in ticks])
+    if key:
+        set_text("heat-key-title", str(key[0]) + ".")
+        set_text("heat-key-text", str(key[1]))
+    show("heat-key", bool(key))
 
 
 def place_ticks(container_id: str, ticks: list) -> None:
@@ -519,14 +543,17 @@ def place_ticks(container_id: str, ticks: list) -> None:
 
 
 def draw_stats(side: Side, summary: dict) -> None:
-    """Show a side's verdict sentence and the figures behind it."""
+    """Show a side's verdict as its plain sentence, and the test's own words and figures one click away (a details
+    box, left open or closed as the user left it)."""
     verdict = element(side.id("verdict"))
     verdict.dataset.verdict = summary["verdict"]
     verdict.textContent = summary["sentence"]
+    set_text(side.id("verdict-detail"), summary.get("detail") or "")
     rows = element(side.id("stats"))
     rows.replaceChildren()
     for label, value in summary["figures"]:
         rows.append(create("dt", label), create("dd", value))
+    show(side.id("figures"), bool(summary["figures"]))
 
 
 def svg(tag: str, **attributes):
@@ -567,56 +594,113 @@ def draw_fixed_points(side: Side, histogram) -> None:
     set_text(side.id("fixed-verdict"), histogram["sentence"])
 
 
+# the three distances, in the order of their lines, legend and table rows; each line has its own dashes (CSS) and
+# marks, so it is told apart without its colour
+RIFFLE_LINES = (("tv", "Total variation"), ("separation", "Separation"), ("kl", "KL (bits)"))
+
+
+def riffle_mark(kind: str, x: float, y: float):
+    """Return the mark of one point of a distance's line: a circle (total variation), a triangle (separation) or a
+    diamond (Kullback–Leibler), as in the legend."""
+    if kind == "tv":
+        return svg("circle", cx=round(x, 1), cy=round(y, 1), r=3, class_="dot tv")
+    if kind == "separation":
+        shape = "M%.1f %.1f L%.1f %.1f L%.1f %.1f Z" % (x, y - 3.5, x + 3.5, y + 3, x - 3.5, y + 3)
+    else:
+        shape = "M%.1f %.1f L%.1f %.1f L%.1f %.1f L%.1f %.1f Z" % (x, y - 4, x + 4, y, x, y + 4, x - 4, y)
+    return svg("path", d=shape, class_="dot " + kind)
+
+
 def draw_riffle_chart(report: RiffleReport) -> None:
-    """Draw TV distance against k, and fill the table beside it."""
+    """Draw total variation, separation and KL divergence (bits) against k on one 0–1 scale, each with its own dashes
+    and marks (KL above 1 runs off the top, clipped), say what each means for a bet, and fill the table."""
     chart = element("riffle-chart")
     chart.replaceChildren()
-    distances = report.tv
+    series = {"tv": report.tv, "separation": report.separation or [], "kl": report.kl or []}
+    count = len(report.tv)
     width, height, left, bottom, top = 480, 220, 40, 28, 10
     plot_w, plot_h = width - left - 10, height - bottom - top
 
     def at(k: int, d: float) -> tuple:
-        return left + (k - 1) * plot_w / (len(distances) - 1), top + (1 - d) * plot_h
+        return left + (k - 1) * plot_w / max(1, count - 1), top + (1 - d) * plot_h
 
+    clip = svg("clipPath", id="riffle-plot")
+    clip.appendChild(svg("rect", x=left - 6, y=top - 6, width=plot_w + 12, height=plot_h + 12))
+    defs = svg("defs")
+    defs.appendChild(clip)
+    chart.appendChild(defs)
     for d in (0.0, 0.25, 0.5, 0.75, 1.0):
         _, y = at(1, d)
         chart.append(svg("line", x1=left, y1=round(y, 1), x2=width - 10, y2=round(y, 1), class_="grid"))
         chart.append(svg_text(left - 5, y + 4, f"{d:g}", class_="tick", text_anchor="end"))
-    points = " ".join("%.1f,%.1f" % at(k, d) for k, d in enumerate(distances, 1))
-    chart.append(svg("polyline", points=points, class_="line"))
-    for k, d in enumerate(distances, 1):
-        x, y = at(k, d)
-        chart.append(svg("circle", cx=round(x, 1), cy=round(y, 1), r=3, class_="dot"))
-        chart.append(svg_text(x, height - 10, str(k), class_="tick", text_anchor="middle"))
+    plot = svg("g", clip_path="url(#riffle-plot)")
+    for kind, _ in RIFFLE_LINES:
+        values = series[kind]
+        if not values:
+            continue
+        points = " ".join("%.1f,%.1f" % at(k, d) for k, d in enumerate(values, 1))  # the clip cuts what is off the scale
+        plot.appendChild(svg("polyline", points=points, class_="line " + kind))
+        for k, d in enumerate(values, 1):
+            if d <= 1.0:  # a mark off the scale would sit on the top line as if it were 1
+                plot.appendChild(riffle_mark(kind, *at(k, d)))
+    chart.appendChild(plot)
+    for k in range(1, count + 1):
+        chart.append(svg_text(at(k, 0)[0], height - 10, str(k), class_="tick", text_anchor="middle"))
     for k, d in enumerate(report.measured or (), 1):
         x, y = at(k, d)
         chart.append(svg("rect", x=round(x - 3, 1), y=round(y - 3, 1), width=6, height=6, class_="measured"))
-    # top right: the curve starts high on the left and ends low on the right, so this is clear
+    # top right: the curves start high on the left and end low on the right, so this is clear
     chart.append(svg_text(width - 10, top + 12, "k riffles →", class_="tick", text_anchor="end"))
     chart.dataset.n = str(report.n)
-    table = element("riffle-table")
-    table.replaceChildren()
-    head, body = create("tr"), create("tr")
-    for k, d in enumerate(distances, 1):
-        head.appendChild(create("th", "k=%d" % k))
-        body.appendChild(create("td", "%.3f" % d))
-    table.append(head, body)
-    if report.measured:
-        measured = create("tr", None, "measured-row")
-        for d in report.measured:
-            measured.appendChild(create("td", "%.3f" % d))
-        table.appendChild(measured)
+    for key, _name, meaning in report.meanings or ():
+        item = document.querySelector('#riffle-legend [data-distance="%s"] .meaning' % key)
+        if item is not None:
+            item.textContent = ": %s." % meaning
+    draw_riffle_table(report)
     set_text("riffle-note", riffle_note(report))
 
 
+def draw_riffle_table(report: RiffleReport) -> None:
+    """Fill the table: k across, a row per distance in the very texts ``riffle-distances`` prints, and measured total
+    variation for a small deck."""
+    table = element("riffle-table")
+    table.replaceChildren()
+    head = create("tr")
+    head.appendChild(create("th", "k", "corner"))
+    for k in range(1, len(report.tv) + 1):
+        cell = create("th", "k=%d" % k)
+        cell.setAttribute("scope", "col")
+        head.appendChild(cell)
+    table.appendChild(head)
+    texts = report.texts or [["%.6f" % d, "", ""] for d in report.tv]
+    for column, (kind, name) in enumerate(RIFFLE_LINES):
+        row = create("tr", None, "distance-row")
+        row.dataset.distance = kind
+        label = create("th", name)
+        label.setAttribute("scope", "row")
+        row.appendChild(label)
+        for cells in texts:
+            row.appendChild(create("td", cells[column]))
+        table.appendChild(row)
+    if report.measured:
+        measured = create("tr", None, "measured-row")
+        label = create("th", "TV measured")
+        label.setAttribute("scope", "row")
+        measured.appendChild(label)
+        for d in report.measured:
+            measured.appendChild(create("td", "%.3f" % d))
+        table.appendChild(measured)
+
+
 def riffle_note(report: RiffleReport) -> str:
-    """Say what the chart shows: exact distances, and measured ones where there are any."""
+    """Say what the chart shows: exact distances, and measured total variation where there is any."""
     if not report.measured:
-        return ("Line: exact distance for %d cards. Measuring it needs far more than the %d! orders in "
-                "samples, so it is measured only for decks of up to 5 cards." % (report.n, report.n))
+        return ("Lines: exact distances for %d cards, the figures python -m shufflelab riffle-distances --cards %d "
+                "prints. Measuring them needs far more than the %d! orders in samples, so total variation is measured "
+                "only for decks of up to 5 cards." % (report.n, report.n, report.n))
     noise = sampling_noise(report.n, report.measured_trials)
-    return (f"Line and first row: exact. Squares and second row: measured from {report.measured_trials:,} sampled decks per k "
-            f"(sampling noise adds about {noise:.2f}).")
+    return (f"Lines and the first three rows: exact. Squares and the last row: total variation measured from "
+            f"{report.measured_trials:,} sampled decks per k (sampling noise adds about {noise:.2f}).")
 
 
 def write_lab_form(view) -> None:
@@ -690,9 +774,33 @@ def mount(page) -> Lab:
     for radio in document.querySelectorAll('input[name="heat"]'):
         listen(radio, "change", lambda event: page.update_view(heat=str(event.target.value)), STATUS)
     on("compute-exact-b", "click", lambda event: spawn(lab.compute_exact(lab.b)))
+    on("lab-copy-link", "click", lambda event: spawn(copy_lab_link()))
+    on("lab-share", "click", lambda event: spawn(share_lab(page)))
+    show("lab-share", js.Reflect.has(js.navigator, "share"))  # the Web Share API, where the browser has it
     for side in (lab.a, lab.b):
         wire_heatmap(lab, side)
     return lab
+
+
+async def copy_lab_link() -> None:
+    """Copy the lab's link as the deal view's Copy link does (the same path: the public link on a sealed deal)."""
+    from . import app  # the page's module, which imports the views
+
+    await app.copy_link(None, "lab-copy-status")
+
+
+async def share_lab(page) -> None:
+    """Hand the lab's link (the public one on a sealed deal) to the browser's share sheet; a cancelled share says
+    nothing, a failed one says so in one line."""
+    from . import deal_view
+
+    url = str(element(deal_view.copy_source(page.link, page.sealing())).value)
+    data = js.JSON.parse(json.dumps({"title": "Shuffle Lab: bias lab", "url": url}))
+    try:
+        await js.navigator.share(data)
+    except Exception as error:
+        if "AbortError" not in str(error):  # the user closed the share sheet
+            set_text("lab-copy-status", "Sharing failed: " + one_line(error))
 
 
 def wire_heatmap(lab: Lab, side: Side) -> None:

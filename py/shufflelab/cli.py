@@ -552,7 +552,8 @@ def run_riffle_distances(args: argparse.Namespace) -> int:
           f"(Bayer & Diaconis 1992)")
     print(" k  total variation  separation  KL (bits)")
     for row in report["distances"]:
-        print(f"{row['k']:>2}  {row['tv_value']:>15.6f}  {row['separation_value']:>10.6f}  {row['kl_bits']:>9.6g}")
+        tv, separation, kl = exact.riffle_distance_texts(row)  # the page's riffle table shows these very texts
+        print(f"{row['k']:>2}  {tv:>15}  {separation:>10}  {kl:>9}")
     for meaning in report["meanings"].values():
         print(f"{meaning['name'][0].upper()}{meaning['name'][1:]}: {meaning['meaning']}.")
     return 0

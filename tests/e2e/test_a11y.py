@@ -79,12 +79,18 @@ def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit):
     """Light and dark in one running lab (the scheme switched by emulation), so the worker starts once."""
     schemes = ("light", "dark")
     context = browser.new_context(color_scheme=schemes[0], bypass_csp=True)
+    context.add_init_script("navigator.share = () => Promise.resolve();")  # so the Share button shows
     try:
         page = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=12", visit, "test_a11y: lab").page
         page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
         page.click("#lab-start")
         page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 1000",
                                timeout=WORKER_TIMEOUT_MS)
+        # every part open: why bias matters, the figures under the verdict, the riffle chart's legend and table
+        page.click("#why > summary")
+        page.click("#figures > summary")
+        page.wait_for_selector("#riffle-table td", state="attached", timeout=WORKER_TIMEOUT_MS)
+        assert page.is_visible("#lab-share") and page.is_visible("#heat-key") and page.is_visible("#stats")
         for scheme in schemes:
             page.emulate_media(color_scheme=scheme)
             assert page.evaluate("s => matchMedia(`(prefers-color-scheme: ${s})`).matches", scheme), scheme
@@ -96,6 +102,7 @@ def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit):
         page.select_option("#vs", "riffle-gsr")  # a comparison: every part of the lab twice, side by side
         page.wait_for_function("() => Number(document.getElementById('stats-b').querySelector('dd')?.textContent"
                                ".replaceAll(',', '')) > 1000", timeout=WORKER_TIMEOUT_MS)
+        page.click("#figures-b > summary")
         for scheme in schemes:
             page.emulate_media(color_scheme=scheme)
             assert axe_violations(page) == [], (scheme, "compared")

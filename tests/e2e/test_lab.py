@@ -37,8 +37,8 @@ WHITE = (247, 247, 247)  # heatmap.py: score 0, "as expected"
 UNKNOWN_GREY = (200, 200, 200)  # heatmap.py: a cell with no expectation (nothing counted yet)
 
 # Bayer & Diaconis (1992), table 1: total variation distance after k = 1..12 GSR riffles of 52
-RIFFLE_TV_52 = ["1.000", "1.000", "1.000", "1.000", "0.924", "0.614",
-                "0.334", "0.167", "0.085", "0.043", "0.022", "0.011"]
+RIFFLE_TV_52 = ["1.000000", "1.000000", "1.000000", "1.000000", "0.923733", "0.613550",
+                "0.334061", "0.167159", "0.085420", "0.042946", "0.021502", "0.010755"]
 
 READY = "Ready: press Start."
 RUNNING = "Running…"
@@ -481,12 +481,12 @@ def riffle_shown(page) -> dict:
         const chart = document.getElementById('riffle-chart');
         return {
             n: chart.dataset.n,
-            dots: chart.querySelectorAll('circle.dot').length,
-            lines: chart.querySelectorAll('polyline.line').length,
-            points: (chart.querySelector('polyline.line')?.getAttribute('points') ?? '').trim().split(/\\s+/).length,
-            heads: [...document.querySelectorAll('#riffle-table th')].map(c => c.textContent),
-            // the exact row (small decks also get a measured row, tr.measured-row)
-            values: [...document.querySelectorAll('#riffle-table tr:not(.measured-row) td')].map(c => c.textContent),
+            dots: chart.querySelectorAll('circle.dot.tv').length,
+            lines: chart.querySelectorAll('polyline.line').length,  // total variation, separation, KL
+            points: (chart.querySelector('polyline.line.tv')?.getAttribute('points') ?? '').trim().split(/\\s+/).length,
+            heads: [...document.querySelectorAll('#riffle-table th[scope=col]')].map(c => c.textContent),
+            // the exact total variation row (small decks also get a measured row, tr.measured-row)
+            values: [...document.querySelectorAll('#riffle-table tr[data-distance=tv] td')].map(c => c.textContent),
             measured: document.querySelectorAll('#riffle-table tr.measured-row').length,
         };
     }""")
@@ -497,15 +497,15 @@ def test_riffle_chart_shows_exact_distances_and_follows_n(lab):
     choose_n(page, 52)
     page.wait_for_selector('#riffle-chart[data-n="52"]', state="attached", timeout=STEP_TIMEOUT_MS)
     shown = riffle_shown(page)
-    assert shown == {"n": "52", "dots": 12, "lines": 1, "points": 12, "measured": 0,
+    assert shown == {"n": "52", "dots": 12, "lines": 3, "points": 12, "measured": 0,
                      "heads": [f"k={k}" for k in range(1, 13)], "values": RIFFLE_TV_52}
 
     set_n(page, 13)
     wait_for_param(page, "n", "13")
     page.wait_for_selector('#riffle-chart[data-n="13"]', state="attached", timeout=STEP_TIMEOUT_MS)
     shown = riffle_shown(page)
-    assert shown["dots"] == 12 and shown["lines"] == 1 and shown["points"] == 12
-    assert shown["values"] == [f"{float(d):.3f}" for d in exact.riffle_tv(13, 12)]
+    assert shown["dots"] == 12 and shown["lines"] == 3 and shown["points"] == 12
+    assert shown["values"] == [f"{float(d):.6f}" for d in exact.riffle_tv(13, 12)]
     assert shown["values"] != RIFFLE_TV_52
 
 

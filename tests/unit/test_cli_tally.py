@@ -80,8 +80,8 @@ def test_tally_says_what_the_pages_lab_says_for_the_same_tally_seed(capsys, algo
     counts = [[snapshot.count_at(card, position) for position in range(n)] for card in range(n)]
     assert data["counts"] == counts
     summary = snapshot.summary
-    assert (data["verdict"], data["sentence"], data["figures"]) == (
-        summary["verdict"], summary["sentence"], summary["figures"])
+    assert (data["verdict"], data["sentence"], data["detail"], data["figures"]) == (
+        summary["verdict"], summary["sentence"], summary["detail"], summary["figures"])  # the plain sentence first
     assert data["fixed_point_bars"] == summary["fixed_points"]
     assert data["exact"]["matrix"] == status.available and data["exact"]["distance"] == status.distance
 

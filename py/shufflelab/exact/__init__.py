@@ -24,6 +24,7 @@ from .reports import (
     exact_report,
     fraction_from_text,
     fraction_text,
+    riffle_distance_texts,
     riffle_distances_report,
     riffle_tv_report,
 )
@@ -35,5 +36,6 @@ __all__ = [
     "ExactTooCostly", "NoExactMatrix", "NotEnumerable", "ScriptedRng", "enumerate_port", "eulerian_row",
     "exact_report", "fraction_from_text", "fraction_text", "ideal_rand_residue_weights", "matrix_power", "matrix_product",
     "matrix_seconds_estimate", "outcome_distribution", "position_matrix", "position_matrix_from_distribution",
-    "riffle_distances_report", "riffle_kl", "riffle_separation", "riffle_tv", "riffle_tv_report", "total_variation_to_uniform",
+    "riffle_distance_texts", "riffle_distances_report", "riffle_kl", "riffle_separation", "riffle_tv", "riffle_tv_report",
+    "total_variation_to_uniform",
 ]

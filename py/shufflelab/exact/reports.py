@@ -109,6 +109,12 @@ def riffle_tv_report(n: int, max_k: int) -> dict:
     }
 
 
+def riffle_distance_texts(row: dict) -> list[str]:
+    """Return a ``riffle_distances_report`` row's three figures as the command line prints them (and the page shows
+    them): total variation and separation to 6 decimals, Kullback-Leibler in bits to 6 significant digits."""
+    return [f"{row['tv_value']:.6f}", f"{row['separation_value']:.6f}", f"{row['kl_bits']:.6g}"]
+
+
 def riffle_distances_report(n: int, max_k: int) -> dict:
     """Return total variation, separation and Kullback-Leibler distances to uniform after 1..max_k GSR riffles."""
     if not 1 <= n <= MAX_RIFFLE_TV_CARDS:

@@ -104,6 +104,33 @@ def legend(view: str) -> list[tuple[float, str]]:
     return [(-1.0, "½×"), (-0.5, "0.71×"), (0.0, "as expected"), (0.5, "1.41×"), (1.0, "2×")]
 
 
+# What each view's colours mean, in words (the page's key under the colour bar): one place for the page's
+# three views, so what the key says is what the worker drew.
+KEYS = {
+    "observed": ("Observed ÷ uniform",
+                 "Each square: how often card i has landed at position j so far, divided by how often a perfect "
+                 "shuffle would put it there (1 time in n). White: as often. Orange: more often, full orange at 2× "
+                 "or more. Purple: less often, full purple at ½× or less. The scale is logarithmic: 1.41× and 0.71× "
+                 "are halfway. Grey: nothing counted yet. A fair shuffle fades to white as the count grows."),
+    "exact": ("Exact ÷ uniform",
+              "Each square: the exact chance, worked out from every path of the algorithm, that card i ends at "
+              "position j, divided by a perfect shuffle's 1 in n. No luck involved: this is the bias itself. "
+              "White: as likely. Orange: more likely, full orange at 2× or more. Purple: less likely, full purple "
+              "at ½× or less (logarithmic: 1.41× and 0.71× are halfway)."),
+    "difference": ("Observed − exact",
+                   "Each square: the count so far minus the count the exact chances predict, in standard "
+                   f"deviations of chance (σ). White: as predicted. Orange: counted more, full orange at "
+                   f"+{Z_FULL:g}σ or more. Purple: counted fewer, full purple at −{Z_FULL:g}σ or less. Chance "
+                   f"alone keeps nearly every square within ±3σ, so pale; a strong colour that stays means the "
+                   f"algorithm differs from its exact model."),
+}
+
+
+def key(view: str) -> list[str]:
+    """Return [title, words] for the key of a view: what a colour means, and its scale (observed for any other)."""
+    return list(KEYS.get(view, KEYS["observed"]))
+
+
 # --- the heat map as text (the command line): one character per cell, on the same log2 scale -------------------------
 
 MAX_TEXT_COLUMNS = 64  # with the card numbers in front, a 52-card map fits an 80-column terminal

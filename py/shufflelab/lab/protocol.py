@@ -23,7 +23,8 @@ from ..errors import ShuffleLabError
 # 3: two tallies side by side (TallyConfig.slot, a slot for every call), ExactStatus.distance and
 #    goes_on, Snapshot.drawn
 # 4: ExactStatus.model, what an exact answer models where that depends on the deck size (c-rand's rand())
-PROTOCOL_VERSION = 4
+# 5: Snapshot.key, the heat map's key in words; RiffleReport.separation, kl, texts and meanings
+PROTOCOL_VERSION = 5
 SLOTS = ("a", "b")  # the lab's main tally, and the one it compares with
 
 
@@ -95,11 +96,12 @@ class Snapshot(Message):
     ``legend``: [[score, text]]; ``summary``: the verdict, its sentence, the figures and
     the fixed-point bars; ``memory``: the worker's WebAssembly memory in bytes (None where
     it can't be read), which only grows, so a long run shows any leak; ``drawn``: the
-    view the pixels show (observed where the asked-for view needs an exact matrix there is not).
+    view the pixels show (observed where the asked-for view needs an exact matrix there is not);
+    ``key``: [title, words], what a colour of the drawn view means and its scale.
     """
 
     KIND = "snapshot"
-    FIELDS = ("n", "trials", "rate", "legend", "summary", "pixels", "counts", "memory", "drawn")
+    FIELDS = ("n", "trials", "rate", "legend", "summary", "pixels", "counts", "memory", "drawn", "key")
     BLOBS = ("pixels", "counts")
 
     def count_at(self, card: int, position: int) -> int:
@@ -116,10 +118,17 @@ class CodeReady(Message):
 
 
 class RiffleReport(Message):
-    """Exact total variation distances after 1..k riffles of n cards, and measured ones for tiny decks."""
+    """Exact distances to uniform after 1..k riffles of n cards, and measured total variation for tiny decks.
+
+    ``tv`` and ``separation`` are floats of the exact fractions, ``kl`` the Kullback–Leibler
+    divergence in bits: the figures ``riffle-distances --json`` gives as tv_value,
+    separation_value and kl_bits; ``texts``: [tv, separation, kl] per k, written as the command line
+    prints them (``riffle_distance_texts``: the page's MicroPython formats floats its own way).
+    ``meanings``: [[key, name, what it means for a bet]].
+    """
 
     KIND = "riffle"
-    FIELDS = ("n", "tv", "measured", "measured_trials", "seconds")
+    FIELDS = ("n", "tv", "measured", "measured_trials", "seconds", "separation", "kl", "texts", "meanings")
 
 
 def answer(message: Message) -> list:

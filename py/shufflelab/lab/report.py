@@ -19,7 +19,8 @@ def verdict_data(counts: Sequence[Sequence[int]], fixed_points: Sequence[int], s
     ``summary``, which knows its exact matrix); without it, the counts against uniform alone.
     Keys: cards, shuffles, counts (counts[i][j]: card i at position j), fixed_points (k:
     shuffles that left k cards in place), verdict (too-few, no-bias, suspicious or biased),
-    sentence, figures ([label, value] pairs), fixed_point_bars, heat_summary, and
+    sentence (the verdict in plain words), detail (the test's own sentence, p-value and threshold), figures
+    ([label, value] pairs), fixed_point_bars, heat_summary, and
     minimum_shuffles (the fewest for which the position test can give a verdict).
     """
     if summary is None:
@@ -31,6 +32,7 @@ def verdict_data(counts: Sequence[Sequence[int]], fixed_points: Sequence[int], s
         "fixed_points": list(fixed_points),
         "verdict": summary["verdict"],
         "sentence": summary["sentence"],
+        "detail": summary.get("detail", ""),
         "figures": [list(figure) for figure in summary["figures"]],
         "fixed_point_bars": summary["fixed_points"],
         "heat_summary": summary["heat_summary"],
@@ -39,8 +41,9 @@ def verdict_data(counts: Sequence[Sequence[int]], fixed_points: Sequence[int], s
 
 
 def verdict_lines(data: dict) -> list[str]:
-    """Return ``verdict_data`` as text: the verdict and its sentence, the figures, the heat map, the fixed points."""
-    lines = [f"Verdict: {data['verdict']}", data["sentence"], ""]
+    """Return ``verdict_data`` as text: the verdict and its plain sentence, then (as the page's "The figures") the
+    test's own sentence and every figure, the heat map, the fixed points."""
+    lines = [f"Verdict: {data['verdict']}", data["sentence"], "", data["detail"]]
     width = max(len(label) for label, _ in data["figures"])
     lines += [f"  {label:<{width}}  {value}" for label, value in data["figures"]]
     lines += [""] + heat_map_lines(data["counts"], data["shuffles"]) + [data["heat_summary"]]

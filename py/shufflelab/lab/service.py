@@ -14,7 +14,13 @@ from array import array
 from .. import catalog
 from ..custom import CUSTOM_ID, CUSTOM_WALKS
 from ..errors import ShuffleLabError
-from ..exact import outcome_distribution, position_matrix, riffle_tv, total_variation_to_uniform
+from ..exact import (
+    outcome_distribution,
+    position_matrix,
+    riffle_distance_texts,
+    riffle_distances_report,
+    total_variation_to_uniform,
+)
 from ..exact.matrices import MAX_WALKED_CARDS, position_matrix_from_distribution
 from ..exact.orders import walked_distribution_steps
 from ..exact.reports import fraction_text
@@ -258,7 +264,7 @@ class Session:
             self.n, trials, trials / self.busy_seconds if self.busy_seconds else 0.0,
             [list(tick) for tick in heatmap.legend(view)],
             self.summary(counts, self.tally.fixed_points),
-            heatmap.rgba(scores), flat.tobytes(), None, view,
+            heatmap.rgba(scores), flat.tobytes(), None, view, heatmap.key(view),
         )
 
 
@@ -360,15 +366,20 @@ class LabService:
 
     @answering
     def riffle(self, n, max_k) -> list:
-        """Answer a RiffleReport: exact distances after 1..max_k riffles, and measured ones for n ≤ 5."""
+        """Answer a RiffleReport: the exact distances ``riffle-distances`` gives after 1..max_k riffles (its very
+        report), and measured total variation for n ≤ 5."""
         started = time.perf_counter()
         n, max_k = int(n), int(max_k)
         measured = None
         if n <= MAX_MEASURED_RIFFLE_CARDS:
             measured = measured_riffle_tv(n, max_k, MEASURED_RIFFLE_TRIALS)
-        tv = [float(d) for d in riffle_tv(n, max_k)]
-        return protocol.answer(RiffleReport(n, tv, measured, MEASURED_RIFFLE_TRIALS if measured else None,
-                                            time.perf_counter() - started))
+        report = riffle_distances_report(n, max_k)
+        rows = report["distances"]
+        meanings = [[key, meaning["name"], meaning["meaning"]] for key, meaning in report["meanings"].items()]
+        return protocol.answer(RiffleReport(
+            n, [row["tv_value"] for row in rows], measured, MEASURED_RIFFLE_TRIALS if measured else None,
+            time.perf_counter() - started, [row["separation_value"] for row in rows], [row["kl_bits"] for row in rows],
+            [riffle_distance_texts(row) for row in rows], meanings))
 
     def external_session(self, slot=None) -> Session:
         """Return the session in ``slot`` if it holds the user's shuffle; a built-in's answers come only from this

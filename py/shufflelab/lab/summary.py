@@ -1,4 +1,11 @@
-"""What the bias lab shows about a tally: one verdict sentence, the figures, the fixed-point bars."""
+"""What the bias lab shows about a tally: one plain verdict sentence, the figures behind it, the fixed-point bars.
+
+The plain sentence (``sentence``) says what was found in words a player reads at a glance
+("Biased: card 0 ends at position 0 36% more often than a perfect shuffle would, more than
+chance can explain."); ``detail`` is the test's own sentence, with its p-value and
+threshold, and ``figures`` every statistic. The page shows the sentence first and the rest
+one click away; ``tally`` and ``audit`` print them in the same order (``report``).
+"""
 
 from collections.abc import Sequence
 
@@ -23,11 +30,68 @@ def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
         strongest = positions["verdict"]  # say nothing until the position test can speak
     return {
         "verdict": strongest["level"],
-        "sentence": _sentence(strongest["text"]),
+        "sentence": plain_sentence(strongest, positions, fixed),
+        "detail": _sentence(strongest["text"]),
         "figures": _figures(positions, fixed),
         "fixed_points": _fixed_point_bars(fixed),
         "heat_summary": heat_summary(tally),
     }
+
+
+def plain_sentence(strongest: dict, positions: dict, fixed: dict) -> str:
+    """Return the verdict as one plain sentence: what was found, in words, with no statistics.
+
+    ``strongest`` is the verdict given (the position test's or the fixed points'); a finding
+    names the cell farthest from uniform, or how often cards stay in place, whichever test spoke.
+    """
+    level, trials = strongest["level"], positions["trials"]
+    if level == "too-few":
+        return (f"Too early to tell: {trials:,} of the {positions['minimum_trials']:,} shuffles needed "
+                f"for a verdict so far.")
+    if level == "no-bias":
+        if positions["cards"] < 2:
+            return "Fair: a deck of one card cannot be biased."
+        return f"Fair so far: after {trials:,} shuffles, nothing tells it apart from a perfect shuffle."
+    if strongest is fixed["verdict"] and strongest is not positions["verdict"]:
+        finding, certain = _fixed_point_finding(fixed)
+    else:
+        finding, certain = _cell_finding(positions["deviation"], positions["cards"], trials)
+    if level == "biased":
+        return f"Biased: {finding}{'' if certain else ', more than chance can explain'}."
+    return f"Suspicious: {finding}; not yet enough to call it biased, so keep shuffling."
+
+
+def _cell_finding(deviation: dict, n: int, trials: int) -> tuple[str, bool]:
+    """Say how often the cell farthest from uniform was hit against a perfect shuffle, and whether that alone is
+    proof (a cell never hit in shuffles enough to expect it many times)."""
+    card, position, observed = deviation["card"], deviation["position"], deviation["observed"]
+    if observed == 0:
+        return (f"card {card} never ended at position {position} in {trials:,} shuffles, where a perfect shuffle "
+                f"puts it there 1 time in {n}"), True
+    return (f"card {card} ends at position {position} {how_often(observed / deviation['expected'])} than a "
+            f"perfect shuffle would"), False
+
+
+def how_often(ratio: float) -> str:
+    """Say a ratio of observed to expected in words: '36% more often', '2.5 times as often', '12% less often'."""
+    if ratio >= 2:
+        return f"{ratio:.1f} times as often" if ratio < 10 else f"{ratio:.0f} times as often"
+    change = abs(ratio - 1) * 100
+    shown = f"{change:.0f}%" if change >= 1 else f"{change:.1f}%"
+    return f"{shown} {'more' if ratio > 1 else 'less'} often"
+
+
+def _fixed_point_finding(fixed: dict) -> tuple[str, bool]:
+    """Say how the number of cards left in place differs from a perfect shuffle's, and whether that alone is proof."""
+    trials, observed = fixed["trials"], fixed["observed"]
+    if trials and observed[0] == trials and len(observed) > 1:
+        return (f"none of its {trials:,} shuffles left a card in place, while a perfect shuffle leaves at least "
+                f"one in place {1 - fixed['probabilities'][0]:.0%} of the time"), True
+    mean = fixed["mean_observed"] or 0.0
+    if abs(mean - 1) < 0.01:
+        return "how many cards it leaves where they started differs from a perfect shuffle", False
+    return (f"it leaves {mean:.2f} cards where they started per shuffle on average, where a perfect shuffle "
+            f"leaves 1"), False
 
 
 def heat_summary(tally: Sequence[Sequence[int]]) -> str:

@@ -66,3 +66,18 @@ def test_a_big_deck_is_drawn_in_blocks_that_add_their_cells_up():
     assert k == 3 and len(rows) == 2 + 44 and {len(row) for row in rows[2:]} == {len("129  ") + 44}
     # a diagonal block holds 3 of its 9 cells' worth (3 × 3 shuffles over 9 × 3/130 expected): far too common
     assert rows[2][5] == "@" and rows[2][6] == " " and rows[-1].startswith("129  ")
+
+
+def test_each_views_key_names_its_colours_and_the_scale_its_legend_ticks_show():
+    from shufflelab.lab.heatmap import key, legend
+
+    for view in ("observed", "exact", "difference"):
+        title, words = key(view)
+        assert "Orange" in words and "Purple" in words and "White" in words  # every colour of the bar, in words
+        ends = (legend(view)[0][1], legend(view)[-1][1])  # the bar's two ends, as its ticks label them
+        assert ends == (("−4σ", "+4σ") if view == "difference" else ("½×", "2×"))
+        assert all(end.lstrip("+") in words for end in ends), (view, ends)
+    assert key("observed")[0] == "Observed ÷ uniform" and "(1 time in n)" in key("observed")[1]
+    assert key("exact")[0] == "Exact ÷ uniform" and "No luck involved" in key("exact")[1]
+    assert key("difference")[0] == "Observed − exact" and "σ" in key("difference")[1]
+    assert key("anything else") == key("observed")

@@ -17,8 +17,8 @@ def test_the_data_is_the_pages_summary_with_the_counts_it_came_from():
     matrix = position_matrix("swap-any", 6)
     summary = summarize(tally.counts, tally.fixed_points, matrix)
     data = verdict_data(tally.counts, tally.fixed_points, summary)
-    assert (data["verdict"], data["sentence"], data["heat_summary"]) == (
-        summary["verdict"], summary["sentence"], summary["heat_summary"])
+    assert (data["verdict"], data["sentence"], data["detail"], data["heat_summary"]) == (
+        summary["verdict"], summary["sentence"], summary["detail"], summary["heat_summary"])
     assert data["figures"] == [list(figure) for figure in summary["figures"]]
     assert data["fixed_point_bars"] == summary["fixed_points"]
     assert (data["cards"], data["shuffles"], data["counts"], data["fixed_points"]) == (
@@ -32,7 +32,8 @@ def test_the_text_says_the_verdict_then_every_figure_the_heat_map_and_the_fixed_
     tally = tally_of("fisher-yates-off-by-one", 5, 2000)
     data = verdict_data(tally.counts, tally.fixed_points)
     lines = verdict_lines(data)
-    assert lines[:2] == ["Verdict: biased", data["sentence"]]
+    assert lines[:2] == ["Verdict: biased", data["sentence"]]  # the page's plain sentence, first
+    assert lines[3] == data["detail"] and data["detail"].startswith("Biased: p ")  # then the test's own words
     for label, value in data["figures"]:
         assert any(line.strip().startswith(label) and line.endswith(value) for line in lines)
     diagonal = [line for line in lines if line[:1].isdigit()]  # the heat map's rows, card first

@@ -142,6 +142,23 @@ def test_riffle_report_has_exact_and_small_deck_measured_distances(lab):
     assert big.measured is None and round(big.tv[6], 3) == 0.334
 
 
+@pytest.mark.parametrize("n", [3, 52])
+def test_riffle_report_gives_the_three_distances_riffle_distances_gives(lab, n, capsys):
+    from shufflelab.cli import main
+    from shufflelab.riffles import DISTANCE_MEANINGS
+
+    report = protocol.read(lab.riffle(n, 12), RiffleReport)
+    assert main(["riffle-distances", "--cards", str(n), "--max-k", "12", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["distances"]
+    assert report.tv == [row["tv_value"] for row in rows]
+    assert report.separation == [row["separation_value"] for row in rows]
+    assert report.kl == [row["kl_bits"] for row in rows]  # bits, as the command line prints them
+    assert main(["riffle-distances", "--cards", str(n), "--max-k", "12"]) == 0
+    printed = [line.split() for line in capsys.readouterr().out.splitlines()[2:14]]
+    assert [[str(k)] + texts for k, texts in enumerate(report.texts, 1)] == printed  # the page shows these texts
+    assert report.meanings == [list(meaning) for meaning in DISTANCE_MEANINGS]
+
+
 def test_the_worker_exports_exactly_the_service_and_hands_it_pyodides_memory(lab, monkeypatch):
     import importlib.util
     import sys
@@ -282,6 +299,14 @@ def test_a_snapshot_says_which_view_it_drew(lab):
     assert protocol.read(lab.snapshot("exact"), Snapshot).drawn == "observed"
     configure(lab, "swap-any", 20)
     assert protocol.read(lab.snapshot("exact"), Snapshot).drawn == "exact"
+
+
+def test_a_snapshots_key_says_what_the_drawn_views_colours_mean(lab):
+    configure(lab, "random-comparator", 20)  # no exact matrix: an exact view falls back, and so does its key
+    assert protocol.read(lab.snapshot("exact"), Snapshot).key[0] == "Observed ÷ uniform"
+    configure(lab, "swap-any", 20)
+    titles = [protocol.read(lab.snapshot(view), Snapshot).key[0] for view in ("observed", "exact", "difference")]
+    assert titles == ["Observed ÷ uniform", "Exact ÷ uniform", "Observed − exact"]
 
 
 def test_a_tally_can_stop_at_a_number_of_shuffles_and_counts_the_same_as_one_that_did_not(lab):

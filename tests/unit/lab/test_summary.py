@@ -32,7 +32,9 @@ def test_summary_calls_the_known_shuffles_what_they_are(algo_id, level):
 def test_summary_says_nothing_before_enough_shuffles():
     t = tally_of("swap-any", 52, 100)
     summary = summarize(t.counts, t.fixed_points)
-    assert summary["verdict"] == "too-few" and "260 needed" in summary["sentence"]
+    assert summary["verdict"] == "too-few"
+    assert summary["sentence"] == "Too early to tell: 100 of the 260 shuffles needed for a verdict so far."
+    assert "260 needed" in summary["detail"]
 
 
 def test_summary_unmasks_sattolo_by_its_fixed_points_before_the_position_test_can():
@@ -40,6 +42,9 @@ def test_summary_unmasks_sattolo_by_its_fixed_points_before_the_position_test_ca
     summary = summarize(t.counts, t.fixed_points)
     assert summary["verdict"] == "biased"
     assert "Sattolo" in summary["fixed_points"]["sentence"]
+    # the fixed points spoke, so the plain sentence says what they saw, not a cell of the heat map
+    assert summary["sentence"] == ("Biased: none of its 100 shuffles left a card in place, while a perfect shuffle "
+                                   "leaves at least one in place 63% of the time.")
 
 
 def test_summary_compares_with_the_exact_matrix_when_there_is_one():
@@ -65,3 +70,61 @@ def test_the_heat_map_in_words_names_its_extreme_cells():
         "Most over-represented: card 2 at position 2, 1.80× as often as uniform. "
         "Most under-represented: card 0 at position 1, 0.60× as often as uniform.")
     assert heat_summary([[0, 0], [0, 0]]) == "Nothing counted yet: every cell is grey."
+
+
+# --- the verdict in plain words: one sentence first, the test's own words and the figures behind it -------------------
+
+
+def test_a_fair_shuffle_reads_fair_so_far_with_no_statistics_in_the_sentence():
+    t = tally_of("fisher-yates", 52, 20_000)
+    summary = summarize(t.counts, t.fixed_points)
+    assert summary["sentence"] == "Fair so far: after 20,000 shuffles, nothing tells it apart from a perfect shuffle."
+    assert summary["detail"].startswith("No bias detected at 20,000 shuffles (p = ")
+    assert "p =" not in summary["sentence"] and "χ²" not in summary["sentence"]  # the figures are one click away
+
+
+def test_a_biased_shuffle_names_the_cell_farthest_from_uniform():
+    t = tally_of("swap-any", 52, 20_000)
+    summary = summarize(t.counts, t.fixed_points)
+    worst = max((count, card, position) for card, row in enumerate(t.counts) for position, count in enumerate(row))
+    percent = round((worst[0] * 52 / 20_000 - 1) * 100)
+    assert summary["sentence"] == (f"Biased: card {worst[1]} ends at position {worst[2]} {percent}% more often than a "
+                                   f"perfect shuffle would, more than chance can explain.")
+    assert summary["detail"].startswith("Biased: p ≈ 1e-") and "threshold 1e-9" in summary["detail"]
+
+
+def test_a_cell_never_reached_is_said_as_never():
+    t = tally_of("fisher-yates-off-by-one", 8, 2_000)
+    summary = summarize(t.counts, t.fixed_points)
+    assert summary["sentence"].startswith("Biased: card ") and "never ended at position" in summary["sentence"]
+    assert summary["sentence"].endswith("in 2,000 shuffles, where a perfect shuffle puts it there 1 time in 8.")
+
+
+def test_a_suspicious_verdict_says_what_it_saw_and_to_keep_shuffling():
+    from shufflelab.lab.summary import plain_sentence
+
+    positions = {"trials": 5_000, "cards": 10, "minimum_trials": 50,
+                 "verdict": {"level": "suspicious", "text": "suspicious: p = 2e-4"},
+                 "deviation": {"card": 3, "position": 0, "observed": 600, "expected": 500.0, "percent": 20.0}}
+    fixed = {"verdict": {"level": "no-bias", "text": ""}, "trials": 5_000, "observed": [1] * 11, "mean_observed": 1.0}
+    assert plain_sentence(positions["verdict"], positions, fixed) == (
+        "Suspicious: card 3 ends at position 0 20% more often than a perfect shuffle would; not yet enough to call it "
+        "biased, so keep shuffling.")
+    fixed = {"verdict": {"level": "suspicious", "text": ""}, "trials": 5_000, "observed": [1] * 11, "mean_observed": 1.2}
+    positions["verdict"] = {"level": "no-bias", "text": ""}
+    assert plain_sentence(fixed["verdict"], positions, fixed).startswith(
+        "Suspicious: it leaves 1.20 cards where they started per shuffle on average, where a perfect shuffle leaves 1;")
+
+
+@pytest.mark.parametrize("ratio, words", [
+    (1.36, "36% more often"), (0.64, "36% less often"), (1.004, "0.4% more often"), (2.5, "2.5 times as often"),
+    (12.0, "12 times as often"),
+])
+def test_how_often_says_a_ratio_in_words(ratio, words):
+    from shufflelab.lab.summary import how_often
+
+    assert how_often(ratio) == words
+
+
+def test_a_deck_of_one_card_is_fair():
+    assert summarize([[7]], [0, 7])["sentence"] == "Fair: a deck of one card cannot be biased."
