@@ -39,7 +39,8 @@ DISTANCE_MEANINGS = (
      "how much less likely than under a perfect shuffle the least likely order can be: every order "
      "keeps at least 1 - separation of its fair chance, and separation is never below total variation"),
     ("kl", "Kullback-Leibler divergence",
-     "the expected log-gain per deck, in nats (divide by ln 2 for bits), of a bettor who knows the shuffle "
+     "the expected log-gain per deck, in bits (each bit doubles the stake; multiply by ln 2 for nats), of a "
+     "bettor who knows the shuffle "
      "and spreads their whole stake over the orders in proportion to their chances, at fair uniform odds"),
 )
 
