@@ -137,8 +137,10 @@ def random_value(report: dict) -> str:
 
 
 def exact_note(fraction: str) -> str:
-    """Return "exact", with the fraction when it is short enough to read."""
-    return "exact: %s" % fraction if "/" in fraction and len(fraction) <= SHORT_FRACTION else "exact"
+    """Return "exact", with the fraction when it is short enough to read and not a whole number."""
+    if fraction.endswith("/1") or "/" not in fraction or len(fraction) > SHORT_FRACTION:
+        return "exact"
+    return "exact: %s" % fraction
 
 
 def cli_command(report: dict) -> str:
