@@ -28,7 +28,6 @@ from shufflelab.exact.guessing import (
 )
 from shufflelab.exact.matrices import position_matrix_from_distribution
 from shufflelab.exact.orders import outcome_distribution
-from shufflelab.tally.fast_rng import FastRng
 from shufflelab.tally import FastRng
 
 README = Path(__file__).resolve().parents[3] / "README.md"
