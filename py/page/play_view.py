@@ -63,7 +63,8 @@ class CardPicker:
             button = create("button", card.label, "pick card " + card.colour)
             button.type = "button"
             button.dataset.pick = str(card.id)
-            button.setAttribute("aria-label", card.spoken)
+            # the visible label first (speech input users say what they see), then the card's name
+            button.setAttribute("aria-label", "%s %s" % (card.label, card.spoken))
             button.tabIndex = -1
             row_box.appendChild(button)
             self.rows[-1].append(button)
