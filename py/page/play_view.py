@@ -129,6 +129,7 @@ class Play:
         self.figure_ticket = 0  # bumped on every new (n, k, feedback): an older figure's loop stops
         self.figure_key = None
         self.figure_done = False
+        self.figure_running = False  # a figure's loop is under way (one at a time per ticket)
         self.visible = False
         self.game_picker = CardPicker("play-picker", "Cards to guess", self.pick)
         self.real_picker = CardPicker("real-picker", "Cards of your deck, in order", self.pick_real)
@@ -142,10 +143,15 @@ class Play:
         return int(element("play-n").value), int(element("play-k").value), feedback
 
     def link_changed(self, link) -> None:
-        """Start the figure on the first visit to the tab (the worker starts then, if the lab has not started it)."""
+        """Start the figure on the first visit to the tab (the worker starts then, if the lab has not started it); a
+        simulated figure left unfinished goes on from where it was when the tab is back."""
         self.visible = link.view.view == "play"
-        if self.visible and (self.figure_key != self.settings() or not self.figure_done):
+        if not self.visible or self.figure_running:
+            return
+        if self.figure_key != self.settings():
             self.refresh_figure()
+        elif not self.figure_done:
+            spawn(self.figure(self.figure_ticket, resume=True))
 
     def settings_changed(self) -> None:
         """New settings: a new figure, and the game in progress (of the old settings) is put away."""
@@ -155,7 +161,9 @@ class Play:
         self.refresh_figure()
 
     def refresh_figure(self) -> None:
+        """Begin a new figure for the settings; an older figure's loop stops at its next answer."""
         self.figure_ticket += 1
+        self.figure_running = False
         spawn(self.figure(self.figure_ticket))
 
     async def worker(self):
@@ -172,19 +180,32 @@ class Play:
 
         return lab_spawn(self.lab.connect())
 
-    async def figure(self, ticket: int) -> None:
+    async def figure(self, ticket: int, resume: bool = False) -> None:
         """Show the best expected score for the settings: exact at once, or simulated in chunks while the tab shows."""
-        key = self.settings()
-        self.figure_key = key
-        self.figure_done = False
-        n, k, feedback = key
-        set_text("play-expected", "Best strategy: working it out… (the first visit starts Python's worker, a few "
-                 "seconds)")
-        set_text("play-random", "")
+        self.figure_running = True
+        try:
+            await self.run_figure(ticket, resume)
+        finally:
+            if ticket == self.figure_ticket:
+                self.figure_running = False
+
+    async def run_figure(self, ticket: int, resume: bool) -> None:
+        if not resume:
+            self.figure_key = self.settings()
+            self.figure_done = False
+            element("play-expected").removeAttribute("data-value")
+            element("play-expected").removeAttribute("data-exact")
+            set_text("play-expected", "Best strategy: working it out… (the first visit starts Python's worker, a few "
+                     "seconds)")
+            set_text("play-random", "")
+        n, k, feedback = self.figure_key
         await self.worker()
         if ticket != self.figure_ticket:
             return
-        report = protocol.read(await self.lab.ask("guess_begin", n, k, feedback), GuessReport)
+        if resume:  # the worker kept its decks: go on adding to them
+            report = protocol.read(await self.lab.ask("guess_more", MORE_MS), GuessReport)
+        else:
+            report = protocol.read(await self.lab.ask("guess_begin", n, k, feedback), GuessReport)
         while ticket == self.figure_ticket:
             self.show_figure(report.report)
             if report.done:
