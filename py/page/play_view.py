@@ -79,6 +79,7 @@ class CardPicker:
                 button.disabled = int(button.dataset.pick) in used
 
     def clicked(self, event) -> None:
+        """A click or tap on a card (Enter and Space click a focused button too) picks it."""
         button = event.target.closest("button")
         if button is None or button.disabled:
             return
@@ -86,14 +87,16 @@ class CardPicker:
         self.on_pick(int(button.dataset.pick))
 
     def move_to(self, button) -> None:
-        """Make ``button`` the grid's one Tab stop."""
+        """Make ``button`` (a click's) the grid's one Tab stop, so Tab comes back to where the user was."""
+        pick = str(button.dataset.pick)
         for r, row in enumerate(self.rows):
             for c, other in enumerate(row):
-                if other is button or (other.dataset.pick == button.dataset.pick):
+                if str(other.dataset.pick) == pick:  # JS proxies of one element need not be the same object
                     self.set_focus(r, c, False)
                     return
 
     def set_focus(self, r: int, c: int, move: bool = True) -> None:
+        """Make the card at row r, column c the one Tab stop, and focus it when ``move``."""
         old_r, old_c = self.focus
         if old_r < len(self.rows) and old_c < len(self.rows[old_r]):
             self.rows[old_r][old_c].tabIndex = -1
