@@ -283,6 +283,8 @@ class Play:
         playing = game is not None
         show("play-game", playing)
         if not playing:
+            element("play-score").removeAttribute("data-you")
+            element("play-score").removeAttribute("data-best")
             set_text("play-score", "")
             return
         cards = play_model.game_cards(game.n)
@@ -299,7 +301,9 @@ class Play:
         finishing.textContent = "Stop and score" if game.feedback == "full" else "Reveal"
         finishing.disabled = game.over or (game.ready() is False if game.feedback == "none" else not game.guesses)
         score = element("play-score")
-        if self.best is None:
+        if self.best is None:  # not scored yet: nothing of an earlier game's score may stay (tests wait on data-best)
+            score.removeAttribute("data-you")
+            score.removeAttribute("data-best")
             score.textContent = "" if not game.over else score.textContent
             return
         score.dataset.you = str(game.right())
