@@ -14,8 +14,11 @@ from shufflelab.lab.service import (  # noqa: F401 (exported)
     adopt_code,
     adopt_counts,
     adopt_walk,
+    best_play,
     configure,
     exact_step,
+    guess_begin,
+    guess_more,
     riffle,
     run_for,
     snapshot,
@@ -24,4 +27,5 @@ from shufflelab.lab.service import (  # noqa: F401 (exported)
 # Pyodide's WebAssembly memory only grows, so a long run that keeps it flat has no leak
 SERVICE.memory_probe = lambda: int(pyodide_js._module.HEAP8.length)
 
-__export__ = ["configure", "exact_step", "run_for", "snapshot", "riffle", "adopt_code", "adopt_counts", "adopt_walk"]
+__export__ = ["configure", "exact_step", "run_for", "snapshot", "riffle", "adopt_code", "adopt_counts", "adopt_walk",
+              "guess_begin", "guess_more", "best_play"]

@@ -69,6 +69,14 @@ def test_the_lab_view_model_on_micropython():
     assert passed >= 10 and failed == 0, output
 
 
+def test_the_play_view_model_on_micropython():
+    done = run_micropython("--mount", "py/page=/lib/page", "tests/portable/check_play_model.py")
+    output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
+    assert done.returncode == 0, output
+    passed, failed = closing_counts(done.stdout)
+    assert passed >= 9 and failed == 0, output
+
+
 def test_a_real_decks_riffles_on_micropython():
     done = run_micropython("tests/portable/check_riffles.py")
     output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"

@@ -279,7 +279,7 @@ def render_algorithm(spec) -> None:
 
 
 def render_view(view: str) -> None:
-    """Show one view (deal or lab) and the controls that belong to it."""
+    """Show one view (deal, lab or play) and the controls that belong to it."""
     for name in link.VIEWS:
         tab = element("tab-" + name)
         tab.setAttribute("aria-selected", "true" if name == view else "false")
@@ -287,6 +287,7 @@ def render_view(view: str) -> None:
         show(name + "-panel", name == view)
     for node in document.querySelectorAll(".deal-only"):
         node.hidden = view != "deal"
+    show("controls", view != "play")  # the game needs none of the algorithm's form
     document.documentElement.dataset.view = view  # what static/js/startup-watch.js set before Python ran
 
 

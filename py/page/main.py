@@ -1,4 +1,4 @@
-"""The page's entry point (MicroPython, main thread): show the link's deal, then mount the bias lab.
+"""The page's entry point (MicroPython, main thread): show the link's deal, then mount the bias lab and the Play tab.
 
 The lab's glue is imported only after the deal is on screen: compiling it would delay the
 first cards, and the lab is needed only when someone opens it.
@@ -7,6 +7,6 @@ first cards, and the lab is needed only when someone opens it.
 from page import app
 
 app.start()
-from page import custom_view, lab_view  # noqa: E402  (after the first deal, on purpose)
+from page import custom_view, lab_view, play_view  # noqa: E402  (after the first deal, on purpose)
 
-app.mount(lab_view.mount, custom_view.mount)
+app.mount(lab_view.mount, custom_view.mount, play_view.mount)

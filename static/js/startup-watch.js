@@ -7,8 +7,9 @@
   var root = document.documentElement;
   var status = document.getElementById("status");
   var TIMEOUT_MS = 90000;
-  // link.py reads `view` the same way: the first one wins, anything but "lab" is the deal
-  root.dataset.view = new URLSearchParams(location.search).get("view") === "lab" ? "lab" : "deal";
+  // link.py reads `view` the same way: the first one wins, anything but "lab" or "play" is the deal
+  var asked = new URLSearchParams(location.search).get("view");
+  root.dataset.view = asked === "lab" || asked === "play" ? asked : "deal";
   function failed(message) {
     if (root.dataset.ready === "true" || root.dataset.ready === "dealing") return;
     root.dataset.ready = "error";

@@ -1,7 +1,7 @@
 """Accessibility and the form's manners, checked as a keyboard or screen-reader user meets them.
 
 - axe-core (npm, tests only) finds no violation of any impact on the deal view, the notices,
-  the loading state and the running lab in each heat-map view, in light and dark mode.
+  the loading state, the running lab in each heat-map view and the Play tab, in light and dark mode.
 - The tabs follow the ARIA tab pattern; cards are lists of named cards; a deal is announced.
 - A rejected value and its notice stick (change, then the submit of the same Enter); the
   notice sits next to its field and describes it; "Shuffle & deal" always shuffles.
@@ -111,6 +111,37 @@ def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit):
         context.close()
 
 
+def test_axe_finds_nothing_on_the_play_view(browser, site_url, visit):
+    """Light and dark in one page (the scheme switched by emulation): a game scored, a real deck's error and result."""
+    context = browser.new_context(bypass_csp=True)
+    try:
+        page = open_in(context, f"{site_url}?view=play", visit, "test_a11y: play").page
+        page.select_option("#play-n", "4")
+        page.wait_for_function("() => document.getElementById('play-expected').dataset.exact === 'true'",
+                               timeout=WORKER_TIMEOUT_MS)
+        page.click("#play-deal")
+        page.click("#play-picker button[data-pick='0']")
+        page.click("#play-picker button:enabled")
+        page.click("#play-finish")  # stopped after two cards: the rest face up, "not played"
+        page.wait_for_function("() => document.getElementById('play-score').dataset.best !== undefined",
+                               timeout=WORKER_TIMEOUT_MS)
+        page.fill("#real-order", "AC 2C")
+        page.click("#real-check")
+        page.wait_for_selector("#real-error", state="visible", timeout=STEP_TIMEOUT_MS)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert axe_violations(page) == [], (scheme, "game over, bad order")
+        page.fill("#real-order", "AC 2C 3C 4C 5C 6C 7C 8C 9C 0C JC QC KC AD 2D 3D 4D 5D 6D 7D 8D 9D 0D JD QD KD "
+                  "AH 2H 3H 4H 5H 6H 7H 8H 9H 0H JH QH KH AS 2S 3S 4S 5S 6S 7S 8S 9S 0S JS QS KS")
+        page.click("#real-check")
+        page.wait_for_selector("#real-result", state="visible", timeout=STEP_TIMEOUT_MS)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            assert axe_violations(page) == [], (scheme, "a real deck's result")
+    finally:
+        context.close()
+
+
 # What a screen reader would announce in the lab: every text change inside a live region (aria-live
 # polite or assertive, or role status, alert or log), unless an aria-busy region holds it back.
 HEAR_THE_LAB = """() => {
@@ -170,10 +201,16 @@ def test_tabs_follow_the_aria_tab_pattern(deal):
     assert page.evaluate("document.activeElement.id") == "tab-lab"
     assert page.get_attribute("#tab-lab", "aria-selected") == "true"
     assert (page.get_attribute("#tab-lab", "tabindex"), page.get_attribute("#tab-deal", "tabindex")) == ("0", "-1")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('view') === 'play'", timeout=STEP_TIMEOUT_MS)
+    assert page.evaluate("document.activeElement.id") == "tab-play"
+    assert page.is_visible("#play-panel") and not page.is_visible("#controls")
     page.keyboard.press("ArrowRight")  # wraps to the first tab
     page.wait_for_function("() => !new URLSearchParams(location.search).has('view')", timeout=STEP_TIMEOUT_MS)
     assert page.evaluate("document.activeElement.id") == "tab-deal"
     page.keyboard.press("End")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('view') === 'play'", timeout=STEP_TIMEOUT_MS)
+    page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => new URLSearchParams(location.search).get('view') === 'lab'", timeout=STEP_TIMEOUT_MS)
     page.keyboard.press("Home")
     page.wait_for_function("() => !new URLSearchParams(location.search).has('view')", timeout=STEP_TIMEOUT_MS)

@@ -183,7 +183,7 @@ def quote_plus_query(values):
      ("algo=riffle-gsr&passes=1e9", "Passes '1e9' is not a whole number from 1 to 50; using 7"),
      ("players=12&cards=5&deck=euchre",
       "Cannot deal 12 players × 5 cards = 60 cards from a 24-card deck; dealing no cards instead"),
-     ("view=admin", "View 'admin' is not one of deal, lab; using deal"),
+     ("view=admin", "View 'admin' is not one of deal, lab, play; using deal"),
      ("n=1e2", "Lab cards '1e2' is not a whole number from 2 to 128; using 52"),
      ("heat=%3Cb%3E", "Heat map view '<b>' is not one of observed, exact, difference; using observed"),
      ("seed=a%01b", "Seed 'a\ufffdb' contains a control character (U+0001); using a new seed"),

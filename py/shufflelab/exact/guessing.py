@@ -90,12 +90,28 @@ def no_feedback_expected(n: int, k: int) -> Fraction:
     _check(n, k, MAX_NO_FEEDBACK_CARDS, "guessing without feedback")
     if k == 0:
         return Fraction(n)
+    best = sum(max(column) for column in zip(*_position_counts(n, k)))
+    return Fraction(best, 1 << (n * k))
+
+
+def _position_counts(n: int, k: int) -> list:
+    """Return 2^(n·k) · P(card i at position j) after k riffles, as whole numbers (row = card)."""
     # the project's closed-form pass matrix, scaled by 2^n to whole numbers: its k-th power is exact and fast
     scale = 1 << n
     one_pass = [[int(p * scale) for p in row] for row in riffle_gsr_pass_matrix(n, Fraction(1))]
-    counts = matrix_power(one_pass, k)
-    best = sum(max(column) for column in zip(*counts))
-    return Fraction(best, 1 << (n * k))
+    return matrix_power(one_pass, k)
+
+
+def no_feedback_best_guesses(n: int, k: int) -> list:
+    """Return the best guesses written in advance: the most likely card at each position, top first (ties: lowest card).
+
+    Their expected score is ``no_feedback_expected(n, k)``.
+    """
+    _check(n, k, MAX_NO_FEEDBACK_CARDS, "guessing without feedback")
+    if k == 0:
+        return list(range(n))
+    columns = zip(*_position_counts(n, k))
+    return [max(range(n), key=lambda card, column=column: (column[card], -card)) for column in columns]
 
 
 # --- with feedback: every order (n ≤ 8) ------------------------------------------------------
@@ -350,21 +366,77 @@ MAX_SAMPLES = 5_000  # 52 cards: 5 to 25 ms a deck here (the decisions are cache
 DEFAULT_SAMPLES = 1_000
 
 
-def play_best(order, k: int) -> int:
-    """Return how many cards of ``order`` (top first) the best guesser with feedback calls right, after k riffles.
+def best_feedback_guesses(order, k: int) -> list:
+    """Return the best guesser's guesses with feedback on ``order`` (top first), one per card, after k riffles.
 
-    Each guess is the exact most likely next card given the cards shown (``best_next``).
+    Each guess is the exact most likely next card given the cards of ``order`` shown before
+    it (``best_next``); a guess may be wrong, the next one knows the true card.
     """
+    _check(len(order), k, MAX_SIMULATED_CARDS, "the guessing game with feedback")
     state = Shown(len(order))
     a = 1 << k
-    right = 0
+    guesses = []
     for card in order:
         lengths, forced = state.key()
         u, t, _, _ = best_next(lengths, forced, state.shown, a)
-        guess = next(first for first, length in state.runs if length == u) + t
-        right += guess == card
+        guesses.append(next(first for first, length in state.runs if length == u) + t)
         state.show(card)
-    return right
+    return guesses
+
+
+def play_best(order, k: int) -> int:
+    """Return how many cards of ``order`` (top first) the best guesser with feedback calls right, after k riffles."""
+    return sum(guess == card for guess, card in zip(best_feedback_guesses(order, k), order))
+
+
+def random_deck_prefix_expected(n: int, m: int, feedback: str) -> Fraction:
+    """Return a random deck's expected score on its top m cards of n: H_n − H_(n−m) with feedback, m/n without.
+
+    A game stopped after m cards is scored against this; m = n gives ``random_deck_expected``.
+    """
+    _check_feedback(feedback)
+    if not 0 <= m <= n:
+        raise ShuffleLabError(f"a game of {n} cards can stop after 0 to {n} of them, not {m}")
+    if feedback == "none":
+        return Fraction(m, n) if n else Fraction(0)
+    return sum((Fraction(1, n - i) for i in range(m)), Fraction(0))
+
+
+class FeedbackSimulation:
+    """The best guesser with feedback on decks sampled one after another; the estimate tightens as decks are added.
+
+    Decks come from the project's riffle-gsr port with ``rng`` (injected), in order, so adding
+    them in any chunks gives the same figures as adding them all at once.
+    """
+
+    def __init__(self, n: int, k: int, rng) -> None:
+        _check(n, k, MAX_SIMULATED_CARDS, "simulated guessing with feedback")
+        self.n, self.k, self.rng = n, k, rng
+        self.samples = self.total = self.squares = 0
+
+    def add(self, count: int = 1) -> None:
+        """Play the best strategy on ``count`` more sampled decks."""
+        from ..algorithms import riffle_gsr
+
+        for _ in range(count):
+            score = play_best(riffle_gsr(range(self.n), self.rng, passes=self.k), self.k)
+            self.samples += 1
+            self.total += score
+            self.squares += score * score
+
+    def estimate(self) -> tuple[float, float]:
+        """Return (mean score, its standard error) over the decks so far (at least 2)."""
+        if self.samples < 2:
+            raise ShuffleLabError(f"an estimate needs at least 2 decks, not {self.samples}")
+        mean = self.total / self.samples
+        variance = max(0.0, (self.squares - self.samples * mean * mean) / (self.samples - 1))
+        return mean, math.sqrt(variance / self.samples)
+
+    def report_fields(self) -> dict:
+        """Return the simulated fields of ``guess_report``: expected, its standard error and the decks."""
+        mean, error = self.estimate()
+        return {"exact": False, "expected": mean, "expected_value": mean, "standard_error": error,
+                "samples": self.samples, "method": "simulated"}
 
 
 def simulated_feedback_expected(n: int, k: int, samples: int, rng) -> tuple[float, float]:
@@ -373,19 +445,16 @@ def simulated_feedback_expected(n: int, k: int, samples: int, rng) -> tuple[floa
     Decks are made by the project's own riffle-gsr port with ``rng`` (injected); the strategy
     is the exact best one, so the only error is sampling's: the mean estimates the exact value.
     """
-    from ..algorithms import riffle_gsr
-
     _check(n, k, MAX_SIMULATED_CARDS, "simulated guessing with feedback")
+    _check_samples(samples)
+    simulation = FeedbackSimulation(n, k, rng)
+    simulation.add(samples)
+    return simulation.estimate()
+
+
+def _check_samples(samples: int) -> None:
     if not 2 <= samples <= MAX_SAMPLES:
         raise ShuffleLabError(f"samples must be 2 to {MAX_SAMPLES:,}, not {samples}")
-    total = squares = 0
-    for _ in range(samples):
-        score = play_best(riffle_gsr(range(n), rng, passes=k), k)
-        total += score
-        squares += score * score
-    mean = total / samples
-    variance = max(0.0, (squares - samples * mean * mean) / (samples - 1))
-    return mean, math.sqrt(variance / samples)
 
 
 # --- one answer, as plain data (the CLI's, later the page's) ----------------------------------
@@ -404,11 +473,11 @@ def exact_expected(n: int, k: int, feedback: str) -> tuple[Fraction, str] | None
     return None
 
 
-def guess_report(n: int, k: int, feedback: str, samples: int = DEFAULT_SAMPLES, seed: str | None = None) -> dict:
-    """Return the best expected score of the guessing game and a random deck's, as plain data.
+def guess_start(n: int, k: int, feedback: str, seed: str | None = None) -> tuple[dict, FeedbackSimulation | None]:
+    """Return (report, None) where the best expected score is exact, else (report without it, a simulation to run).
 
-    Exact (a "p/q" string) wherever a method here is exact; else the mean of the best
-    strategy on ``samples`` decks sampled with the tally's generator seeded by ``seed``.
+    The report is ``guess_report``'s; a simulation's decks come from the tally's generator
+    seeded by ``seed``, and ``simulation.report_fields()`` completes the report at any point.
     """
     from .reports import fraction_text
 
@@ -422,10 +491,22 @@ def guess_report(n: int, k: int, feedback: str, samples: int = DEFAULT_SAMPLES, 
     if found is not None:
         value, method = found
         report.update(exact=True, expected=fraction_text(value), expected_value=float(value), method=method)
-        return report
+        return report, None
     if seed is None:
         raise ShuffleLabError("a simulated score needs a seed")
-    mean, error = simulated_feedback_expected(n, k, samples, FastRng(seed))
-    report.update(exact=False, expected=mean, expected_value=mean, standard_error=error, samples=samples, seed=seed,
-                  method="simulated")
+    report["seed"] = seed
+    return report, FeedbackSimulation(n, k, FastRng(seed))
+
+
+def guess_report(n: int, k: int, feedback: str, samples: int = DEFAULT_SAMPLES, seed: str | None = None) -> dict:
+    """Return the best expected score of the guessing game and a random deck's, as plain data.
+
+    Exact (a "p/q" string) wherever a method here is exact; else the mean of the best
+    strategy on ``samples`` decks sampled with the tally's generator seeded by ``seed``.
+    """
+    report, simulation = guess_start(n, k, feedback, seed)
+    if simulation is not None:
+        _check_samples(samples)
+        simulation.add(samples)
+        report.update(simulation.report_fields())
     return report

@@ -23,7 +23,8 @@ from ..errors import ShuffleLabError
 # 3: two tallies side by side (TallyConfig.slot, a slot for every call), ExactStatus.distance and
 #    goes_on, Snapshot.drawn
 # 4: ExactStatus.model, what an exact answer models where that depends on the deck size (c-rand's rand())
-# 5: Snapshot.key, the heat map's key in words; RiffleReport.separation, kl, texts and meanings
+# 5: Snapshot.key, the heat map's key in words; RiffleReport.separation, kl, texts and meanings;
+#    the Play tab's guessing game: GuessReport (guess_begin, guess_more) and BestPlay (best_play)
 PROTOCOL_VERSION = 5
 SLOTS = ("a", "b")  # the lab's main tally, and the one it compares with
 
@@ -129,6 +130,22 @@ class RiffleReport(Message):
 
     KIND = "riffle"
     FIELDS = ("n", "tv", "measured", "measured_trials", "seconds", "separation", "kl", "texts", "meanings")
+
+
+class GuessReport(Message):
+    """The guessing game's best expected score: ``report`` is ``guessing.guess_report``'s dict (the CLI's ``--json``)
+    so far; ``done`` is False while a simulated figure still gains decks (ask ``guess_more``)."""
+
+    KIND = "guess"
+    FIELDS = ("report", "done")
+
+
+class BestPlay(Message):
+    """The best strategy on one dealt deck: its ``guesses`` (card ids, top first), how many of the first ``played``
+    it calls ``right``, and a random deck's expected score on as many cards (``random_deck`` "p/q", and its value)."""
+
+    KIND = "best"
+    FIELDS = ("guesses", "right", "played", "random_deck", "random_deck_value")
 
 
 def answer(message: Message) -> list:

@@ -8,6 +8,7 @@ failure answer with one line for the page; any other exception is a bug and prop
 CPython and Pyodide only.
 """
 
+import json
 import time
 from array import array
 
@@ -15,6 +16,7 @@ from .. import catalog
 from ..custom import CUSTOM_ID, CUSTOM_WALKS
 from ..errors import ShuffleLabError
 from ..exact import (
+    guessing,
     outcome_distribution,
     position_matrix,
     riffle_distance_texts,
@@ -26,7 +28,7 @@ from ..exact.orders import walked_distribution_steps
 from ..exact.reports import fraction_text
 from ..tally import MAX_MEASURED_RIFFLE_CARDS, Tally, check_card_count, measured_riffle_tv
 from . import heatmap, protocol
-from .protocol import CodeReady, ExactStatus, RiffleReport, Snapshot, TallyConfig
+from .protocol import BestPlay, CodeReady, ExactStatus, GuessReport, RiffleReport, Snapshot, TallyConfig
 from .sandbox import (
     FIRST_BATCH,
     AdoptedTally,
@@ -53,6 +55,9 @@ HEAT_VIEWS = ("observed", "exact", "difference")
 # other models give it in one call, which is quick up to 5 cards (riffle-physical: 0.11 s in CPython)
 # but not at 6 (1.9 s, about 8 s in Pyodide, near the page's 10 s limit per call).
 MAX_MODEL_DISTANCE_CARDS = 5
+# The Play tab's simulated figure: the CLI's seed and deck count, so `guess --seed play --samples N` prints it
+GUESS_SEED = "play"
+GUESS_SAMPLES = guessing.DEFAULT_SAMPLES
 
 
 class Session:
@@ -289,6 +294,7 @@ class LabService:
         self.sessions = {}  # slot -> Session
         self.computed = set()  # (algo, n) whose slow exact matrices the exact package has cached
         self.memory_probe = None  # () -> bytes of the worker's memory; the worker sets it (it can read Pyodide's)
+        self.guessing = None  # (report, simulation) of the Play tab's figure while a simulation gains decks
 
     @answering
     def configure(self, config_json: str) -> list:
@@ -381,6 +387,49 @@ class LabService:
             time.perf_counter() - started, [row["separation_value"] for row in rows], [row["kl_bits"] for row in rows],
             [riffle_distance_texts(row) for row in rows], meanings))
 
+    @answering
+    def guess_begin(self, n, k, feedback) -> list:
+        """Answer a GuessReport for the guessing game: exact and done where ``guessing`` is exact, else a simulation
+        (seed GUESS_SEED) begun on its first decks, which ``guess_more`` goes on with."""
+        report, simulation = guessing.guess_start(int(n), int(k), str(feedback), GUESS_SEED)
+        self.guessing = None if simulation is None else (report, simulation)
+        if simulation is not None:
+            simulation.add(2)  # an estimate needs two decks
+            report.update(simulation.report_fields())
+        return protocol.answer(GuessReport(report, simulation is None))
+
+    @answering
+    def guess_more(self, milliseconds) -> list:
+        """Add sampled decks to the simulated figure for about ``milliseconds`` (at most a second), up to
+        GUESS_SAMPLES; answer its GuessReport so far."""
+        if self.guessing is None:
+            raise ShuffleLabError("no simulated guessing figure is under way: ask guess_begin first")
+        report, simulation = self.guessing
+        end = time.perf_counter() + max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000
+        while simulation.samples < GUESS_SAMPLES and time.perf_counter() < end:
+            simulation.add(1)
+        report.update(simulation.report_fields())
+        done = simulation.samples >= GUESS_SAMPLES
+        if done:
+            self.guessing = None
+        return protocol.answer(GuessReport(report, done))
+
+    @answering
+    def best_play(self, order_json, k, feedback, played) -> list:
+        """Answer BestPlay: the best strategy's guesses on a dealt deck (``order_json``, card ids top first, after k
+        riffles) and its score on the first ``played`` cards, beside a random deck's expected score on as many."""
+        order = json.loads(str(order_json))
+        if not isinstance(order, list) or sorted(order) != list(range(len(order))):
+            raise ShuffleLabError("a dealt deck must hold each of 0..n-1 once")
+        k, feedback, played = int(k), str(feedback), int(played)
+        if feedback == "full":
+            guesses = guessing.best_feedback_guesses(order, k)
+        else:
+            guesses = guessing.no_feedback_best_guesses(len(order), k)
+        random_deck = guessing.random_deck_prefix_expected(len(order), played, feedback)
+        right = sum(guess == card for guess, card in zip(guesses[:played], order))
+        return protocol.answer(BestPlay(guesses, right, played, fraction_text(random_deck), float(random_deck)))
+
     def external_session(self, slot=None) -> Session:
         """Return the session in ``slot`` if it holds the user's shuffle; a built-in's answers come only from this
         worker, so adopting any for one raises ShuffleLabError."""
@@ -421,4 +470,8 @@ adopt_walk = SERVICE.adopt_walk
 run_for = SERVICE.run_for
 snapshot = SERVICE.snapshot
 riffle = SERVICE.riffle
-EXPORTS = ["configure", "exact_step", "run_for", "snapshot", "riffle", "adopt_code", "adopt_counts", "adopt_walk"]
+guess_begin = SERVICE.guess_begin
+guess_more = SERVICE.guess_more
+best_play = SERVICE.best_play
+EXPORTS = ["configure", "exact_step", "run_for", "snapshot", "riffle", "adopt_code", "adopt_counts", "adopt_walk",
+           "guess_begin", "guess_more", "best_play"]

@@ -228,3 +228,72 @@ def test_the_readmes_simulated_rows(k):
     table = runpy.run_path(str(README.parents[0] / "scripts" / "guessing_table.py"), run_name="table")
     mean, error = table["simulated_row"](k)
     assert _readme_table()[k - 1][2] == f"{mean:.2f} ± {error:.2f}"
+
+
+# --- what the Play tab asks for: the best guesses on one deck, a stopped game's baseline, a simulation in chunks ---
+
+
+@pytest.mark.parametrize(("n", "k"), [(1, 1), (5, 0), (6, 1), (7, 2), (9, 3)])
+def test_the_written_best_guesses_score_the_exact_no_feedback_expectation(n, k):
+    from shufflelab.exact.guessing import _position_counts
+
+    guesses = guessing.no_feedback_best_guesses(n, k)
+    counts = _position_counts(n, k) if k else [[int(i == j) for j in range(n)] for i in range(n)]
+    expected = Fraction(sum(counts[card][place] for place, card in enumerate(guesses)), 1 << (n * k))
+    assert expected == guessing.no_feedback_expected(n, k)
+    assert len(guesses) == n and all(0 <= card < n for card in guesses)
+
+
+def test_the_written_best_guesses_follow_the_deck_where_it_is_not_shuffled():
+    assert guessing.no_feedback_best_guesses(4, 0) == [0, 1, 2, 3]
+    # one riffle of 2 cards: new-deck order has chance 3/4, so each position's best guess is its own card
+    assert guessing.no_feedback_best_guesses(2, 1) == [0, 1]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_the_best_guesses_with_feedback_score_what_play_best_says(k):
+    rng = FastRng("play-guesses")
+    from shufflelab.algorithms import riffle_gsr
+
+    for _ in range(20):
+        order = riffle_gsr(range(9), rng, passes=k)
+        guesses = guessing.best_feedback_guesses(order, k)
+        assert len(guesses) == 9
+        assert guessing.play_best(order, k) == sum(g == c for g, c in zip(guesses, order))
+    assert guessing.best_feedback_guesses(list(range(6)), 1)[0] == 0  # the top card of a riffled new deck: most likely A
+
+
+def test_a_stopped_games_random_baseline_sums_the_chances_of_the_cards_played():
+    assert guessing.random_deck_prefix_expected(8, 8, "full") == guessing.random_deck_expected(8, "full")
+    assert guessing.random_deck_prefix_expected(8, 8, "none") == 1
+    assert guessing.random_deck_prefix_expected(10, 3, "full") == Fraction(1, 10) + Fraction(1, 9) + Fraction(1, 8)
+    assert guessing.random_deck_prefix_expected(10, 3, "none") == Fraction(3, 10)
+    assert guessing.random_deck_prefix_expected(10, 0, "full") == 0
+    with pytest.raises(ShuffleLabError, match="0 to 10 of them, not 11"):
+        guessing.random_deck_prefix_expected(10, 11, "full")
+
+
+def test_a_simulation_in_chunks_gives_the_figures_of_one_run():
+    whole = guessing.simulated_feedback_expected(24, 2, 9, FastRng("chunks"))
+    simulation = guessing.FeedbackSimulation(24, 2, FastRng("chunks"))
+    for chunk in (2, 1, 4, 2):
+        simulation.add(chunk)
+    assert simulation.samples == 9
+    assert simulation.estimate() == whole  # the same floats, not merely close: the page shows the CLI's figure
+    report = guessing.guess_report(24, 2, "full", 9, "chunks")
+    assert {key: report[key] for key in ("expected", "standard_error", "samples")} == {
+        "expected": whole[0], "standard_error": whole[1], "samples": 9}
+
+
+def test_an_estimate_needs_two_decks():
+    simulation = guessing.FeedbackSimulation(24, 1, FastRng("few"))
+    simulation.add(1)
+    with pytest.raises(ShuffleLabError, match="at least 2 decks"):
+        simulation.estimate()
+
+
+def test_guess_start_is_exact_where_it_can_be_and_hands_back_a_simulation_elsewhere():
+    report, simulation = guessing.guess_start(8, 1, "full")
+    assert simulation is None and report == guessing.guess_report(8, 1, "full")
+    report, simulation = guessing.guess_start(30, 1, "full", "s")
+    assert simulation is not None and "expected" not in report and report["seed"] == "s"

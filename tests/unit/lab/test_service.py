@@ -400,3 +400,50 @@ def test_a_sessions_summary_is_what_its_snapshot_shows(lab):
     session = lab.current()
     assert snapshot.summary == json.loads(json.dumps(session.summary(session.tally.counts, session.tally.fixed_points)))
     assert any(label == "Against the exact matrix" for label, _ in snapshot.summary["figures"])
+
+
+# --- the Play tab's guessing game ------------------------------------------------------------
+
+
+def test_the_guessing_figure_is_the_clis_exact_one_where_exact(lab):
+    from shufflelab.exact import guessing
+    from shufflelab.lab.protocol import GuessReport
+
+    answer = protocol.read(lab.guess_begin(8, 1, "full"), GuessReport)
+    assert answer.done and answer.report == guessing.guess_report(8, 1, "full")
+    answer = protocol.read(lab.guess_begin(52, 2, "none"), GuessReport)
+    assert answer.done and answer.report == guessing.guess_report(52, 2, "none")
+
+
+def test_a_simulated_guessing_figure_grows_in_chunks_to_the_clis_with_the_same_seed_and_decks(lab, monkeypatch):
+    from shufflelab.exact import guessing
+    from shufflelab.lab.protocol import GuessReport
+
+    monkeypatch.setattr(service, "GUESS_SAMPLES", 7)
+    answer = protocol.read(lab.guess_begin(24, 1, "full"), GuessReport)
+    assert not answer.done and answer.report["samples"] == 2 and answer.report["seed"] == service.GUESS_SEED
+    reports = [answer]
+    while not reports[-1].done:
+        reports.append(protocol.read(lab.guess_more(1), GuessReport))
+    assert [r.report["samples"] for r in reports] == sorted({r.report["samples"] for r in reports})
+    assert reports[-1].report == guessing.guess_report(24, 1, "full", 7, service.GUESS_SEED)
+    assert "guess_begin first" in json.loads(lab.guess_more(1)[0])["error"]  # nothing left under way
+
+
+def test_the_best_play_on_a_dealt_deck_is_the_librarys(lab):
+    from shufflelab.algorithms import riffle_gsr
+    from shufflelab.exact import guessing
+    from shufflelab.lab.protocol import BestPlay
+    from shufflelab.tally.fast_rng import FastRng
+
+    order = riffle_gsr(range(10), FastRng("dealt"), passes=1)
+    best = protocol.read(lab.best_play(json.dumps(order), 1, "full", 10), BestPlay)
+    assert best.right == guessing.play_best(order, 1) and best.guesses == guessing.best_feedback_guesses(order, 1)
+    assert best.random_deck == "7381/2520" and best.played == 10
+    stopped = protocol.read(lab.best_play(json.dumps(order), 1, "full", 4), BestPlay)
+    assert stopped.right == sum(g == c for g, c in zip(best.guesses[:4], order[:4]))
+    assert Fraction(stopped.random_deck) == Fraction(1, 10) + Fraction(1, 9) + Fraction(1, 8) + Fraction(1, 7)
+    written = protocol.read(lab.best_play(json.dumps(order), 1, "none", 10), BestPlay)
+    assert written.guesses == guessing.no_feedback_best_guesses(10, 1) and written.random_deck == "1/1"
+    assert written.right == sum(g == c for g, c in zip(written.guesses, order))
+    assert "each of 0..n-1 once" in json.loads(lab.best_play("[0, 0, 1]", 1, "full", 3)[0])["error"]
