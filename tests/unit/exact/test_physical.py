@@ -1,14 +1,32 @@
 """riffle-physical exactly: the port's steps as a Markov chain, checked against the port itself."""
 
+import heapq
 from fractions import Fraction
+from itertools import repeat
+from operator import add, mul
 
 import pytest
 
 from shufflelab import catalog
 from shufflelab.exact.enumeration import enumerate_port
-from shufflelab.exact.matrices import position_matrix_from_distribution
+from shufflelab.exact.matrices import position_matrix_from_distribution, splice_start
 from shufflelab.exact.orders import outcome_distribution
-from shufflelab.exact.physical import pass_matrix, physical_cut, physical_drop, physical_finish, physical_floor, physical_pass
+from shufflelab.exact.physical import (
+    _FLOAT_PASSES,
+    PROGRESS_EVERY,
+    _first_states,
+    _successors,
+    _unpack,
+    chain_states,
+    matrix,
+    matrix_steps,
+    pass_matrix,
+    physical_cut,
+    physical_drop,
+    physical_finish,
+    physical_floor,
+    physical_pass,
+)
 from shufflelab.tally import FastRng
 
 
@@ -57,3 +75,99 @@ def test_physical_pass_matrix_matches_its_distribution_exactly():
     for n in range(1, 6):
         dist = outcome_distribution("riffle-physical", n, {"passes": 1})
         assert pass_matrix(n, Fraction(1)) == position_matrix_from_distribution(dist, n)
+
+
+# --- the matrix before it went level by level (slow: O(n⁴) with 16 list passes a state), kept as the reference ---
+
+
+def _reference_pass_flat(n: int, one, per_cell: int) -> list:
+    """Return the final place × card matrix, flat, as the chain did it state by state with a heap."""
+    width = -(-n // per_cell)
+    zero = one - one
+    pending: dict[tuple[int, int, int], list] = {}
+    queue: list = []
+    final = [zero] * (n * width)
+
+    def add_to(key, flat):
+        held = pending.get(key)
+        if held is None:
+            pending[key] = flat
+            heapq.heappush(queue, (-key[0], -key[2], key))
+        else:
+            pending[key] = list(map(add, held, flat))
+
+    units = [one, one * 1j] if per_cell == 2 else [one]
+    for deck, left_half, key in _first_states(n):
+        flat = [zero] * (n * width)
+        for place, card in enumerate(deck + left_half):
+            flat[place * width + card // per_cell] = units[card % per_cell] / 36
+        add_to(key, flat)
+    while queue:
+        key = heapq.heappop(queue)[2]
+        flat = pending.pop(key)
+        left_count, g, right_count = key
+        deck_cells = (n - left_count - g) * width
+        start = splice_start(right_count, n - left_count - g) * width
+        if left_count <= 0:
+            final = list(map(add, final, flat[:start] + flat[deck_cells:] + flat[start:deck_cells]))
+            continue
+        loops = 4 if right_count == physical_floor(n, left_count) else 1
+        flat = list(map(mul, flat, repeat(one / (16 - loops))))
+        left_start = deck_cells + left_count * width
+        for take, after in _successors(n, key):
+            taken_end = left_start + min(take, g) * width
+            add_to(after, flat[:start] + flat[left_start:taken_end] + flat[start:deck_cells]
+                   + flat[deck_cells:left_start] + flat[taken_end:])
+    return final
+
+
+def _reference_chain_states(n: int) -> int:
+    """Count the counters' states by walking every edge."""
+    seen = {key for _, _, key in _first_states(n)}
+    todo = list(seen)
+    while todo:
+        key = todo.pop()
+        for _, after in _successors(n, key) if key[0] > 0 else ():
+            if after not in seen:
+                seen.add(after)
+                todo.append(after)
+    return len(seen)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 6, 7, *(pytest.param(n, marks=pytest.mark.slow) for n in (9, 11, 13))])
+def test_pass_matrix_is_the_reference_exactly(n):
+    assert pass_matrix(n, Fraction(1)) == _unpack(_reference_pass_flat(n, Fraction(1), 1), n, 1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 9, 17, 20])
+def test_pass_matrix_floats_are_the_reference_floats(n):
+    _FLOAT_PASSES.pop(n, None)
+    new, old = pass_matrix(n), _unpack(_reference_pass_flat(n, 1.0 + 0j, 2), n, 2)
+    for new_row, old_row in zip(new, old, strict=True):
+        assert new_row == pytest.approx(old_row, rel=1e-12, abs=0)
+
+
+@pytest.mark.slow
+def test_pass_matrix_floats_are_the_reference_floats_at_52():
+    new, old = pass_matrix(52), _unpack(_reference_pass_flat(52, 1.0 + 0j, 2), 52, 2)
+    for new_row, old_row in zip(new, old, strict=True):
+        assert new_row == pytest.approx(old_row, rel=1e-12, abs=0)
+
+
+def test_chain_states_counts_what_the_walk_counts():
+    assert [chain_states(n) for n in range(0, 40, 3)] == [_reference_chain_states(n) for n in range(0, 40, 3)]
+    assert chain_states(52) == _reference_chain_states(52) == 10597
+
+
+def test_matrix_steps_reports_rising_fractions_often_then_the_matrix():
+    _FLOAT_PASSES.pop(40, None)
+    steps, fractions = matrix_steps(40, {"passes": 2}), []
+    while True:
+        try:
+            fractions.append(next(steps))
+        except StopIteration as done:
+            result = done.value
+            break
+    assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] <= 1
+    assert len(fractions) >= 0.9 * chain_states(40) / PROGRESS_EVERY  # the terminal states, a few, report nothing
+    assert result == matrix(40, {"passes": 2}, 1.0)
