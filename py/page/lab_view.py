@@ -68,6 +68,12 @@ async def show_start_progress() -> None:
         await asyncio.sleep(START_PROGRESS_SECONDS)
 
 
+def prewarm_said(decision: str) -> None:
+    """Record what the last prewarm decided (html[data-lab-prewarm]: started, saving-data, not-kept, no-cache), so a
+    test waits for the decision instead of for time to pass."""
+    document.documentElement.dataset.labPrewarm = decision
+
+
 def end_start_progress() -> None:
     """Hide the start's progress bar and let the status line be heard again."""
     element(PROGRESS).hidden = True
@@ -251,14 +257,21 @@ class Lab(LabModel):
     def prewarm(self, event=None) -> None:
         """Start the built-ins' worker before the lab is opened (the user moves toward its tab, or a repeat visit is
         idle after its deal), so Start is ready sooner; never when the browser asks to save data."""
-        if self.worker is None and self.builtins.starting is None and not save_data():
-            asyncio.create_task(self.builtins.prewarm())
+        if self.worker is not None or self.builtins.starting is not None:
+            return
+        if save_data():
+            prewarm_said("saving-data")
+            return
+        prewarm_said("started")
+        asyncio.create_task(self.builtins.prewarm())
 
     def prewarm_when_idle(self) -> None:
         """On a repeat visit (the lab's runtime is kept: it ran here before), prewarm in idle time after the deal."""
-        if save_data() or not js.Reflect.has(js.window, "caches"):
-            return
-        if js.Reflect.has(js.window, "requestIdleCallback"):
+        if save_data():
+            prewarm_said("saving-data")
+        elif not js.Reflect.has(js.window, "caches"):
+            prewarm_said("no-cache")
+        elif js.Reflect.has(js.window, "requestIdleCallback"):
             js.requestIdleCallback(create_proxy(self.prewarm_if_kept), js.JSON.parse('{"timeout": %d}' % PREWARM_IDLE_MS))
         else:
             js.setTimeout(create_proxy(self.prewarm_if_kept), PREWARM_IDLE_MS // 4)
@@ -271,6 +284,8 @@ class Lab(LabModel):
         """Prewarm when ``found`` (what Cache Storage answered) is a kept file."""
         if found:
             self.prewarm()
+        else:
+            prewarm_said("not-kept")
 
     async def reset_all(self) -> None:
         """Start both sides' tallies afresh (the Reset button), those that stopped the worker included."""
