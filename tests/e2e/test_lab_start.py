@@ -7,10 +7,13 @@ profile is one fresh context: a first visit, then repeat visits."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 
 import pytest
 from e2e_pages import ROOT, STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, Opened, problems
+from test_a11y import axe_violations
 from test_phone import PROFILES
 
 LINK = "?seed=lab-start&algo=fisher-yates"
@@ -18,6 +21,11 @@ LINK = "?seed=lab-start&algo=fisher-yates"
 RUNTIME_BYTES = sum(path.stat().st_size for path in (ROOT / "static" / "vendor" / "pyodide").iterdir())
 FETCHING = re.compile(r"Fetching the lab's Python: (\d+\.\d) of (\d+\.\d) MB…")
 NO_START_MS = 1_000  # after a prewarm decided not to start, a start would show well within this
+
+# The service worker's network on the first visit (the lab's worker fetches through it): from this machine's own
+# server the 13 MB would come at once, between two of the progress's redraws; at 40 Mbit/s they take about 3 s.
+FIRST_VISIT_NETWORK = {"offline": False, "latency": 20, "downloadThroughput": 40_000_000 / 8,
+                       "uploadThroughput": 40_000_000 / 8}
 
 # The browser asks to save data (Chromium's Data Saver, or a user's setting): only navigator.connection says so.
 SAVE_DATA_JS = """Object.defineProperty(Navigator.prototype, "connection", {configurable: true,
@@ -42,8 +50,11 @@ STARTED_JS = """() => document.querySelector('script[name^="lab"]') !== null
 
 @pytest.fixture(params=list(PROFILES))
 def phone_or_desktop(request, browser):
-    """A fresh context with the service worker allowed, on the desktop profile, then on the phone profile."""
-    context = browser.new_context(service_workers="allow", **PROFILES[request.param])
+    """A fresh context with the service worker allowed, on the desktop profile (light), then on the phone profile
+    (dark); axe is injected inline, so the CSP is bypassed (test_csp.py checks it)."""
+    scheme = "light" if request.param == "desktop" else "dark"
+    context = browser.new_context(service_workers="allow", color_scheme=scheme, bypass_csp=True,
+                                  **PROFILES[request.param])
     yield request.param, context
     context.close()
 
@@ -53,6 +64,27 @@ def open_in_page(page, url: str, visit, label: str):
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(f"{dialog.type}: {dialog.message}"), dialog.dismiss()))
     return Opened(visit(page, url, label=label), dialogs)
+
+
+def slow_service_worker(context, page):
+    """Give the page's service worker FIRST_VISIT_NETWORK (a CDP session is one target's: the page's own conditions
+    would not reach it); return the session, which must live as long as the page."""
+    cdp = context.new_cdp_session(page)
+    calls = itertools.count(1)
+
+    def send(session: str, method: str, params: dict) -> None:
+        message = json.dumps({"id": next(calls), "method": method, "params": params})
+        cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": message})
+
+    def attached(event: dict) -> None:
+        if event["targetInfo"]["type"] == "service_worker":
+            send(event["sessionId"], "Network.enable", {})
+            send(event["sessionId"], "Network.emulateNetworkConditions", FIRST_VISIT_NETWORK)
+        send(event["sessionId"], "Runtime.runIfWaitingForDebugger", {})  # it waited for these settings
+
+    cdp.on("Target.attachedToTarget", attached)
+    cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
+    return cdp
 
 
 def decided(page) -> str:
@@ -74,6 +106,7 @@ def test_a_first_visit_shows_the_bytes_fetched_and_nothing_starts_ahead_while_sa
     profile, context = phone_or_desktop
     saving = context.new_page()
     saving.add_init_script(SAVE_DATA_JS)
+    slowed = slow_service_worker(context, saving)
     first = open_in_page(saving, site_url + LINK, visit, f"test_lab_start: first visit, {profile}")
     page = first.page
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=STEP_TIMEOUT_MS)
@@ -89,6 +122,8 @@ def test_a_first_visit_shows_the_bytes_fetched_and_nothing_starts_ahead_while_sa
     # the click itself starts it: the bytes fetched, on a bar that finishes
     page.evaluate(WATCH_START_JS)
     page.click("#tab-lab")
+    page.wait_for_selector("#lab-progress", state="visible", timeout=STEP_TIMEOUT_MS)
+    assert axe_violations(page) == [], "the start's progress is not axe-clean"
     page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
     seen = page.evaluate("window.__start")
     fetching = [(FETCHING.fullmatch(text), value, busy) for text, value, busy in seen if FETCHING.fullmatch(text)]
@@ -104,6 +139,7 @@ def test_a_first_visit_shows_the_bytes_fetched_and_nothing_starts_ahead_while_sa
     assert page.get_attribute("#lab-status", "aria-busy") is None
     page.wait_for_selector("html[data-offline-lab='ready']", state="attached", timeout=WORKER_TIMEOUT_MS)
     assert problems(first) == []
+    slowed.detach()
     page.close()
 
     # a repeat visit, still saving data: neither idle time nor moving toward the lab starts it
