@@ -103,21 +103,44 @@ async function networkFirst(event, path) {
     throw offline;
   }
   if (answer.status !== 200) return answer;
+  const kept = await keptCopy(path);
+  // the lab's runtime (13 MB) kept from these very bytes: nothing to do (the site's other files, a few kB each, are
+  // kept again on every fetch, as they always were)
+  if (kept && path.startsWith(RUNTIME) && keptFrom(kept, path, answer)) return answer;
   // a failure to keep (a full disk) is no failure to fetch
   const keeping = keep(path, answer.clone()).catch(() => undefined);
   // The first time, kept before the page gets it: once the page has a file (the lab's Pyodide, say), going offline
-  // at once finds it kept. A file kept before (a repeat visit) goes to the page at once and is kept again beside it:
-  // reading and hashing the lab's 13 MB first would hold its start back on every visit. Offline, only a copy with
-  // the manifest's bytes is served either way.
-  if (await isKept(path)) event.waitUntil(keeping);
+  // at once finds it kept. A file kept before goes to the page at once and is kept again beside it: reading and
+  // hashing the lab's 13 MB first would hold its start back. Offline, only a copy with the manifest's bytes is
+  // served either way.
+  if (kept) event.waitUntil(keeping);
   else await keeping;
   return answer;
 }
 
+// The file's kept copy (its headers: the body is not read), or null.
+async function keptCopy(path) {
+  const cache = await caches.open(CACHE);
+  return (await cache.match(keyOf(path), { ignoreVary: true })) || null;
+}
+
+// What the server said identifies a file's bytes (ETag, else Last-Modified), or null.
+function validatorOf(answer) {
+  return answer.headers.get("etag") || answer.headers.get("last-modified");
+}
+
+// Whether `kept` was kept, for this release's manifest, from an answer with the same validator as `answer`: then
+// it holds the same bytes, and a repeat visit need not read and hash them again. Only a shortcut for keeping: a
+// copy is served (offline) only after its bytes are checked against the manifest.
+function keptFrom(kept, path, answer) {
+  const validator = validatorOf(answer);
+  return validator !== null && kept.headers.get("x-kept-validator") === validator
+    && kept.headers.get("x-kept-sha256") === MANIFEST[path].sha256;
+}
+
 // Whether a copy of the file is kept (any copy: whether its bytes are right is checked when it is served).
 async function isKept(path) {
-  const cache = await caches.open(CACHE);
-  return Boolean(await cache.match(keyOf(path), { ignoreVary: true }));
+  return (await keptCopy(path)) !== null;
 }
 
 async function headFromCache(request, path) {
@@ -136,7 +159,10 @@ async function keep(path, answer) {
   const bytes = await readTelling(path, answer);
   if (await sha256(bytes) !== MANIFEST[path].sha256) return;
   const cache = await caches.open(CACHE);
-  await cache.put(keyOf(path), new Response(bytes, { headers: { "content-type": MANIFEST[path].type } }));
+  const headers = { "content-type": MANIFEST[path].type, "x-kept-sha256": MANIFEST[path].sha256 };
+  const validator = validatorOf(answer);
+  if (validator !== null) headers["x-kept-validator"] = validator;
+  await cache.put(keyOf(path), new Response(bytes, { headers }));
 }
 
 // The lab's runtime: Pyodide's files, about 13 MB, which its worker fetches on a first visit to the lab. The page

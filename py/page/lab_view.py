@@ -51,14 +51,14 @@ def spawn(coroutine):
     return dom.spawn(coroutine, STATUS)
 
 
-async def show_start_progress() -> None:
+async def show_start_progress(kept: bool) -> None:
     """Until cancelled, show how far the worker's start has got: the runtime's bytes fetched (a <progress> and the
     status line, marked busy so a screen reader hears where it ends, not each step), then Python starting."""
     bar = element(PROGRESS)
     began = js.performance.now()
     dom.mark_busy(STATUS, True)
     while True:
-        text, share = start_progress(fetched_so_far(), (js.performance.now() - began) / 1000)
+        text, share = start_progress(fetched_so_far(), (js.performance.now() - began) / 1000, kept)
         set_text(STATUS, text)
         if share is None:
             bar.removeAttribute("value")  # indeterminate: nothing says how far the fetch is
@@ -92,6 +92,7 @@ class Lab(LabModel):
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
+        self.runtime_kept = False  # the service worker keeps the lab's runtime: it ran here before
         self.stalled = []  # the configurations under way when the built-ins' worker was stopped
         self.stalled_reason = ""
         self.custom_listeners = []  # told (with a one-line message) when the user's shuffle fails or is stopped
@@ -228,7 +229,7 @@ class Lab(LabModel):
         """Start the worker, then enable the lab's buttons; on failure say why and offer Retry."""
         element("lab-retry").hidden = True
         try:
-            watch = asyncio.create_task(show_start_progress())
+            watch = asyncio.create_task(show_start_progress(self.runtime_kept))
             try:
                 await self.builtins.start()  # or the prewarm's start, under way or done
             finally:
@@ -283,6 +284,7 @@ class Lab(LabModel):
     def prewarm_if_found(self, found=None) -> None:
         """Prewarm when ``found`` (what Cache Storage answered) is a kept file."""
         if found:
+            self.runtime_kept = True
             self.prewarm()
         else:
             prewarm_said("not-kept")

@@ -158,6 +158,11 @@ def test_with_nothing_said_of_the_fetch_the_start_says_what_it_waits_for_after_a
     assert share is None and text.startswith("Still starting: the worker downloads Pyodide (about 13 MB")
 
 
+def test_a_runtime_kept_from_an_earlier_visit_is_never_said_to_download():
+    assert start_progress(None, 0.0, kept=True) == ("Starting the lab's Python…", None)
+    assert start_progress(None, 3 * SLOW_START_SECONDS, kept=True) == ("Starting the lab's Python…", None)
+
+
 def test_the_share_fetched_never_leaves_0_to_1():
     for loaded in range(0, 20_000_001, 1_000_000):
         _, share = start_progress((loaded, 13_520_000), 1.0)
