@@ -257,14 +257,17 @@ class Lab(LabModel):
 
     def prewarm(self, event=None) -> None:
         """Start the built-ins' worker before the lab is opened (the user moves toward its tab, or a repeat visit is
-        idle after its deal), so Start is ready sooner; never when the browser asks to save data."""
+        idle after its deal), so Start is ready sooner: only when its runtime is kept from an earlier visit (a
+        deal-only visit never fetches 13 MB), and never when the browser asks to save data."""
         if self.worker is not None or self.builtins.starting is not None:
             return
         if save_data():
             prewarm_said("saving-data")
-            return
-        prewarm_said("started")
-        asyncio.create_task(self.builtins.prewarm())
+        elif not self.runtime_kept:
+            prewarm_said("not-kept")
+        else:
+            prewarm_said("started")
+            asyncio.create_task(self.builtins.prewarm())
 
     def prewarm_when_idle(self) -> None:
         """On a repeat visit (the lab's runtime is kept: it ran here before), prewarm in idle time after the deal."""
@@ -282,12 +285,9 @@ class Lab(LabModel):
         js.caches.match(RUNTIME_KEPT).then(create_proxy(self.prewarm_if_found))
 
     def prewarm_if_found(self, found=None) -> None:
-        """Prewarm when ``found`` (what Cache Storage answered) is a kept file."""
-        if found:
-            self.runtime_kept = True
-            self.prewarm()
-        else:
-            prewarm_said("not-kept")
+        """Prewarm if ``found`` (what Cache Storage answered) is a kept file."""
+        self.runtime_kept = bool(found)
+        self.prewarm()
 
     async def reset_all(self) -> None:
         """Start both sides' tallies afresh (the Reset button), those that stopped the worker included."""
