@@ -64,7 +64,7 @@ async def show_start_progress(kept: bool) -> None:
             bar.removeAttribute("value")  # indeterminate: nothing says how far the fetch is
         else:
             bar.value = share
-        bar.hidden = False
+        bar.classList.remove("idle")
         await asyncio.sleep(START_PROGRESS_SECONDS)
 
 
@@ -75,8 +75,8 @@ def prewarm_said(decision: str) -> None:
 
 
 def end_start_progress() -> None:
-    """Hide the start's progress bar and let the status line be heard again."""
-    element(PROGRESS).hidden = True
+    """Hide the start's progress bar (its room kept) and let the status line be heard again."""
+    element(PROGRESS).classList.add("idle")
     dom.mark_busy(STATUS, False)
 
 

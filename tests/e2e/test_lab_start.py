@@ -35,7 +35,7 @@ SAVE_DATA_JS = """Object.defineProperty(Navigator.prototype, "connection", {conf
 WATCH_START_JS = """() => {
   window.__start = [];
   const status = document.getElementById("lab-status"), bar = document.getElementById("lab-progress");
-  const record = () => window.__start.push([status.textContent, bar.hidden ? null : bar.position,
+  const record = () => window.__start.push([status.textContent, bar.classList.contains("idle") ? null : bar.position,
                                             status.getAttribute("aria-busy")]);
   new MutationObserver(record).observe(status, {childList: true, characterData: true, subtree: true,
                                                 attributes: true});
