@@ -21,7 +21,7 @@
 // scripts/site_manifest.py fills in the line below (`make site` for _site/, `make serve` each
 // time sw.js is asked for). Served as it stands in the repository, it lists nothing and nothing
 // is kept.
-const MANIFEST = {}; // scripts/site_manifest.py replaces this line: {path: {sha256, type}}
+const MANIFEST = {}; // scripts/site_manifest.py replaces this line: {path: {sha256, size, type}}
 
 // The cache's name carries a version: a release that changes how files are kept bumps it, and
 // every other shufflelab-* cache is deleted (v1 kept navigations under their full URL, seeds
@@ -67,7 +67,7 @@ self.addEventListener("fetch", (event) => {
   const path = siteFile(event.request.url);
   if (path === null) return; // not one of the site's files: the browser fetches it, nothing is kept
   if (event.request.mode === "navigate") event.waitUntil(tidy());
-  if (event.request.method === "GET") event.respondWith(networkFirst(event.request, path));
+  if (event.request.method === "GET") event.respondWith(networkFirst(event, path));
   // the lab asks for its worker's files with HEAD before starting it: offline, a kept file answers
   else if (event.request.method === "HEAD") event.respondWith(headFromCache(event.request, path));
 });
@@ -92,7 +92,8 @@ function keyOf(path) {
   return ROOT + path;
 }
 
-async function networkFirst(request, path) {
+async function networkFirst(event, path) {
+  const request = event.request;
   let answer;
   try {
     answer = await fetch(request);
@@ -101,10 +102,45 @@ async function networkFirst(request, path) {
     if (copy) return copy;
     throw offline;
   }
-  // kept before the page gets it: once the page has a file (the lab's Pyodide, say), going
-  // offline at once finds it kept; and a failure to keep (a full disk) is no failure to fetch
-  if (answer.status === 200) await keep(path, answer.clone()).catch(() => undefined);
+  if (answer.status !== 200) return answer;
+  const kept = await keptCopy(path);
+  // the lab's runtime (13 MB) kept from these very bytes: nothing to do (the site's other files, a few kB each, are
+  // kept again on every fetch, as they always were)
+  if (kept && path.startsWith(RUNTIME) && keptFrom(kept, path, answer)) return answer;
+  // a failure to keep (a full disk) is no failure to fetch
+  const keeping = keep(path, answer.clone()).catch(() => undefined);
+  // The first time, kept before the page gets it: once the page has a file (the lab's Pyodide, say), going offline
+  // at once finds it kept. A file kept before goes to the page at once and is kept again beside it: reading and
+  // hashing the lab's 13 MB first would hold its start back. Offline, only a copy with the manifest's bytes is
+  // served either way.
+  if (kept) event.waitUntil(keeping);
+  else await keeping;
   return answer;
+}
+
+// The file's kept copy (its headers: the body is not read), or null.
+async function keptCopy(path) {
+  const cache = await caches.open(CACHE);
+  return (await cache.match(keyOf(path), { ignoreVary: true })) || null;
+}
+
+// What the server said identifies a file's bytes (ETag, else Last-Modified), or null.
+function validatorOf(answer) {
+  return answer.headers.get("etag") || answer.headers.get("last-modified");
+}
+
+// Whether `kept` was kept, for this release's manifest, from an answer with the same validator as `answer`: then
+// it holds the same bytes, and a repeat visit need not read and hash them again. Only a shortcut for keeping: a
+// copy is served (offline) only after its bytes are checked against the manifest.
+function keptFrom(kept, path, answer) {
+  const validator = validatorOf(answer);
+  return validator !== null && kept.headers.get("x-kept-validator") === validator
+    && kept.headers.get("x-kept-sha256") === MANIFEST[path].sha256;
+}
+
+// Whether a copy of the file is kept (any copy: whether its bytes are right is checked when it is served).
+async function isKept(path) {
+  return (await keptCopy(path)) !== null;
 }
 
 async function headFromCache(request, path) {
@@ -120,10 +156,44 @@ async function headFromCache(request, path) {
 // Keeps `answer` under the path's key if its bytes are the manifest's (a file from another
 // release, or edited since the manifest was made, is not kept).
 async function keep(path, answer) {
-  const bytes = await answer.arrayBuffer();
+  const bytes = await readTelling(path, answer);
   if (await sha256(bytes) !== MANIFEST[path].sha256) return;
   const cache = await caches.open(CACHE);
-  await cache.put(keyOf(path), new Response(bytes, { headers: { "content-type": MANIFEST[path].type } }));
+  const headers = { "content-type": MANIFEST[path].type, "x-kept-sha256": MANIFEST[path].sha256 };
+  const validator = validatorOf(answer);
+  if (validator !== null) headers["x-kept-validator"] = validator;
+  await cache.put(keyOf(path), new Response(bytes, { headers }));
+}
+
+// The lab's runtime: Pyodide's files, about 13 MB, which its worker fetches on a first visit to the lab. The page
+// cannot see what its workers fetch, so this worker tells the site's pages how many of those bytes it has read
+// ({labFetch: {path, loaded, total}}, a few times a second), and the lab shows it as its progress.
+const RUNTIME = "static/vendor/pyodide/";
+const TELL_EVERY_MS = 200;
+
+// The bytes of `answer`, read in full; for a file of the lab's runtime, told to the pages as they come.
+async function readTelling(path, answer) {
+  if (!path.startsWith(RUNTIME) || !answer.body) return answer.arrayBuffer();
+  const total = Object.keys(MANIFEST).filter((name) => name.startsWith(RUNTIME))
+    .reduce((sum, name) => sum + (MANIFEST[name].size || 0), 0);
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const tell = (loaded) => pages.forEach((page) => page.postMessage({ labFetch: { path, loaded, total } }));
+  const reader = answer.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  let told = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    if (Date.now() - told >= TELL_EVERY_MS) {
+      told = Date.now();
+      tell(loaded);
+    }
+  }
+  tell(loaded);
+  return new Blob(chunks).arrayBuffer();
 }
 
 // Fetches and keeps a file the page loaded before this worker ran, unless a copy is kept. Only
@@ -131,8 +201,7 @@ async function keep(path, answer) {
 // copies' bytes here would read and hash them all (15 MB once the lab has run) each time. A
 // bad copy is never served anyway, and the next fetch online replaces it.
 async function keepIfMissing(path) {
-  const cache = await caches.open(CACHE);
-  if (await cache.match(keyOf(path), { ignoreVary: true })) return;
+  if (await isKept(path)) return;
   try {
     const answer = await fetch(keyOf(path));
     if (answer.status === 200) await keep(path, answer);

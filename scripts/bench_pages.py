@@ -147,6 +147,62 @@ def throttle(context, page) -> None:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLED_CPU_RATE})
 
 
+class WorkerThrottle:
+    """``throttle`` for a page and the workers it starts, and a way to read a worker's performance timeline.
+
+    A CDP session is one target's: the page's network conditions do not reach its service worker, whose fetches are
+    the lab's worker's (that worker is controlled), so each worker the page starts is attached (Target.setAutoAttach,
+    messages wrapped, as Playwright's session has no flat mode) and its network throttled alike. Chromium throttles
+    the CPU of pages only ("Operation is only supported for pages, not workers"): the workers run at this machine's
+    speed, so a phone's worker would be slower than measured.
+    """
+
+    def __init__(self, context, page) -> None:
+        self.cdp = context.new_cdp_session(page)
+        self.cdp.send("Network.enable")
+        self.cdp.send("Network.emulateNetworkConditions", THROTTLED_NETWORK)
+        self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLED_CPU_RATE})
+        self.calls = 0
+        self.workers: dict[str, str] = {}  # session id: target type ("worker", "service_worker")
+        self.answers: dict[int, dict] = {}
+        self.cdp.on("Target.attachedToTarget", self._attached)
+        self.cdp.on("Target.receivedMessageFromTarget", self._received)
+        self.cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
+
+    def _send(self, session: str, method: str, params: dict) -> int:
+        self.calls += 1
+        message = json.dumps({"id": self.calls, "method": method, "params": params})
+        self.cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": message})
+        return self.calls
+
+    def _attached(self, event: dict) -> None:
+        session = event["sessionId"]
+        self.workers[session] = event["targetInfo"]["type"]
+        self._send(session, "Network.enable", {})
+        self._send(session, "Network.emulateNetworkConditions", THROTTLED_NETWORK)
+        self._send(session, "Runtime.runIfWaitingForDebugger", {})  # it waited for these settings
+
+    def _received(self, event: dict) -> None:
+        message = json.loads(event["message"])
+        if "id" in message:
+            self.answers[message["id"]] = message
+
+    def evaluate_in_workers(self, page, expression: str) -> list:
+        """Return ``expression``'s value (JSON-able) in each dedicated worker the page started."""
+        asked = [self._send(session, "Runtime.evaluate", {"expression": expression, "returnByValue": True})
+                 for session, kind in self.workers.items() if kind == "worker"]
+        values = []
+        for _ in range(50):
+            if all(call in self.answers for call in asked):
+                break
+            page.wait_for_timeout(100)  # the answers come with the page's own events
+        for call in asked:
+            result = self.answers.get(call, {}).get("result", {}).get("result", {})
+            if "value" in result:
+                values.append(result["value"])
+        return values
+
+
 def wait_until_ready(page, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
     """Wait for the real page's ``html[data-ready]`` to leave "false"; raise if it says "error"."""
     page.wait_for_function("() => document.documentElement.dataset.ready !== 'false'", timeout=timeout_ms)

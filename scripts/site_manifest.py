@@ -34,7 +34,7 @@ STAMP = ".copied"  # make's stamp in static/vendor/: not part of the site
 # The line of sw.js that sealing replaces (a service worker served with it as it is keeps
 # nothing), and what replaces it: the manifest as a JSON literal, then SEALED_NOTE.
 PLACEHOLDER = re.compile(r"^const MANIFEST = \{\};.*$", re.MULTILINE)
-SEALED_NOTE = "  // sealed by scripts/site_manifest.py: {path: {sha256, type}}"
+SEALED_NOTE = "  // sealed by scripts/site_manifest.py: {path: {sha256, size, type}}"
 SEALED = re.compile(r"^const MANIFEST = (\{.*?\});" + re.escape(SEALED_NOTE) + "$", re.MULTILINE | re.DOTALL)
 # Paths the service worker can compare with a URL's path as they are, with no decoding.
 URL_SAFE_PATH = re.compile(r"[A-Za-z0-9._~@+/-]+")
@@ -96,10 +96,11 @@ def mime_type(path: str) -> str:
     return MIME_TYPES.get(os.path.splitext(path)[1].lower(), "application/octet-stream")
 
 
-def manifest(root: Path) -> dict[str, dict[str, str]]:
-    """{path: {"sha256": hex, "type": content type}} for every site file under `root` but sw.js."""
+def manifest(root: Path) -> dict[str, dict[str, str | int]]:
+    """{path: {"sha256": hex, "size": bytes, "type": content type}} for every site file under `root` but sw.js (the
+    size lets the service worker say how much of the lab's runtime a first visit has fetched)."""
     return {
-        path: {"sha256": file_sha256(root / path), "type": mime_type(path)}
+        path: {"sha256": file_sha256(root / path), "size": (root / path).stat().st_size, "type": mime_type(path)}
         for path in site_files(root)
         if path != SERVICE_WORKER
     }

@@ -178,6 +178,28 @@ def progress_text(done: float, elapsed: float, left: float) -> str:
             "meanwhile)…" % (int(done * 100), elapsed, round(left)))
 
 
+SLOW_START_SECONDS = 10  # with nothing heard of the fetch by then, say what the start is waiting for
+
+
+def start_progress(fetched, seconds: float, kept: bool = False):
+    """Say how far the lab's worker has got in starting: (text, share of its runtime fetched, or None when unknown).
+
+    ``fetched``: (bytes, total) of the runtime fetched so far, or None when nothing says (no service worker in
+    control, or nothing to fetch); ``seconds``: since the start began; ``kept``: the runtime is kept from an earlier
+    visit (so there is nothing to download).
+    """
+    if fetched is not None and fetched[1] > 0:
+        loaded, total = min(fetched[0], fetched[1]), fetched[1]
+        if loaded < total:
+            return ("Fetching the lab's Python: %.1f of %.1f MB…" % (loaded / 1e6, total / 1e6), loaded / total)
+        return "Starting the lab's Python…", 1.0
+    if kept:
+        return "Starting the lab's Python…", None
+    if seconds >= SLOW_START_SECONDS:
+        return "Still starting: the worker downloads Pyodide (about 13 MB, once; then it is cached)…", None
+    return "Starting the worker (Pyodide, a few seconds)…", None
+
+
 def sampling_noise(n: int, trials: int) -> float:
     """Return about how much sampling adds to a total variation distance measured from ``trials`` decks of n cards
     (its expectation for a uniform shuffle is near 0.4·sqrt(n!/trials) while that is small)."""

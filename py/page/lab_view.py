@@ -32,15 +32,19 @@ from .lab_model import (
     model_text,
     progress_text,
     sampling_noise,
+    start_progress,
 )
-from .workers import BuiltinsWorker, Sandbox, SandboxStopped, WorkerStopped
+from .workers import BuiltinsWorker, Sandbox, SandboxStopped, WorkerStopped, fetched_so_far, save_data
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
 RIFFLE_MAX_K = 12
 SVG = "http://www.w3.org/2000/svg"
-SLOW_START_SECONDS = 10  # after this, say what is taking long (13 MB of Pyodide on a slow line)
+START_PROGRESS_SECONDS = 0.25  # how often the start's progress is redrawn (aria-busy meanwhile: heard once, at its end)
+PREWARM_IDLE_MS = 2000  # after the deal, a repeat visit starts the lab's worker in idle time, or after this at most
+RUNTIME_KEPT = "./static/vendor/pyodide/pyodide.asm.wasm"  # kept by the service worker: the lab ran here before
 STATUS = "lab-status"
+PROGRESS = "lab-progress"
 WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
 MENU_ENTRY = "algo-custom-group"  # "Your shuffle" in the algorithm menu (custom_view.add_menu_entry)
 
@@ -50,10 +54,33 @@ def spawn(coroutine):
     return dom.spawn(coroutine, STATUS)
 
 
-async def say_when_slow() -> None:
-    """After a while, say what the worker is waiting for (it keeps going)."""
-    await asyncio.sleep(SLOW_START_SECONDS)
-    set_text(STATUS, "Still starting: the worker downloads Pyodide (about 13 MB, once; then it is cached)…")
+async def show_start_progress(kept: bool) -> None:
+    """Until cancelled, show how far the worker's start has got: the runtime's bytes fetched (a <progress> and the
+    status line, marked busy so a screen reader hears where it ends, not each step), then Python starting."""
+    bar = element(PROGRESS)
+    began = js.performance.now()
+    dom.mark_busy(STATUS, True)
+    while True:
+        text, share = start_progress(fetched_so_far(), (js.performance.now() - began) / 1000, kept)
+        set_text(STATUS, text)
+        if share is None:
+            bar.removeAttribute("value")  # indeterminate: nothing says how far the fetch is
+        else:
+            bar.value = share
+        bar.classList.remove("idle")
+        await asyncio.sleep(START_PROGRESS_SECONDS)
+
+
+def prewarm_said(decision: str) -> None:
+    """Record what the last prewarm decided (html[data-lab-prewarm]: started, saving-data, not-kept, no-cache), so a
+    test waits for the decision instead of for time to pass."""
+    document.documentElement.dataset.labPrewarm = decision
+
+
+def end_start_progress() -> None:
+    """Hide the start's progress bar (its room kept) and let the status line be heard again."""
+    element(PROGRESS).classList.add("idle")
+    dom.mark_busy(STATUS, False)
 
 
 class Lab(LabModel):
@@ -68,6 +95,7 @@ class Lab(LabModel):
         self.riffle_n = None
         self.loop_task = None
         self.connecting = None
+        self.runtime_kept = False  # the service worker keeps the lab's runtime: it ran here before
         self.stalled = []  # the configurations under way when the built-ins' worker was stopped
         self.stalled_reason = ""
         self.custom_listeners = []  # told (with a one-line message) when the user's shuffle fails or is stopped
@@ -219,13 +247,13 @@ class Lab(LabModel):
     async def connect(self) -> None:
         """Start the worker, then enable the lab's buttons; on failure say why and offer Retry."""
         element("lab-retry").hidden = True
-        set_text(STATUS, "Starting the worker (Pyodide, a few seconds)…")
         try:
-            watch = asyncio.create_task(say_when_slow())
+            watch = asyncio.create_task(show_start_progress(self.runtime_kept))
             try:
-                await self.builtins.start()
+                await self.builtins.start()  # or the prewarm's start, under way or done
             finally:
                 watch.cancel()
+                end_start_progress()
         except Exception as error:
             reason = "it took too long" if isinstance(error, asyncio.TimeoutError) else one_line(error)
             set_text(STATUS, "The lab's worker could not start (%s). Check the connection, then Retry." % reason)
@@ -245,6 +273,40 @@ class Lab(LabModel):
             await self.reset(side)
         if self.link is not None and self.link.view.view == "lab":
             await self.draw_riffle(self.link.view.lab_n)
+
+    def prewarm(self, event=None) -> None:
+        """Start the built-ins' worker before the lab is opened (the user moves toward its tab, or a repeat visit is
+        idle after its deal), so Start is ready sooner: only when its runtime is kept from an earlier visit (a
+        deal-only visit never fetches 13 MB), and never when the browser asks to save data."""
+        if self.worker is not None or self.builtins.starting is not None:
+            return
+        if save_data():
+            prewarm_said("saving-data")
+        elif not self.runtime_kept:
+            prewarm_said("not-kept")
+        else:
+            prewarm_said("started")
+            asyncio.create_task(self.builtins.prewarm())
+
+    def prewarm_when_idle(self) -> None:
+        """On a repeat visit (the lab's runtime is kept: it ran here before), prewarm in idle time after the deal."""
+        if save_data():
+            prewarm_said("saving-data")
+        elif not js.Reflect.has(js.window, "caches"):
+            prewarm_said("no-cache")
+        elif js.Reflect.has(js.window, "requestIdleCallback"):
+            js.requestIdleCallback(create_proxy(self.prewarm_if_kept), js.JSON.parse('{"timeout": %d}' % PREWARM_IDLE_MS))
+        else:
+            js.setTimeout(create_proxy(self.prewarm_if_kept), PREWARM_IDLE_MS // 4)
+
+    def prewarm_if_kept(self, *args) -> None:
+        """Prewarm if the service worker keeps the lab's runtime (Cache Storage answers without reading it)."""
+        js.caches.match(RUNTIME_KEPT).then(create_proxy(self.prewarm_if_found))
+
+    def prewarm_if_found(self, found=None) -> None:
+        """Prewarm if ``found`` (what Cache Storage answered) is a kept file."""
+        self.runtime_kept = bool(found)
+        self.prewarm()
 
     async def reset_all(self) -> None:
         """Start both sides' tallies afresh (the Reset button), those that stopped the worker included."""
@@ -765,6 +827,9 @@ def mount(page) -> Lab:
     on("lab-reset", "click", lambda event: spawn(lab.reset_all()))
     on("compute-exact", "click", lambda event: spawn(lab.compute_exact(lab.a)))
     on("lab-retry", "click", lambda event: lab.retry())
+    for moving_toward in ("pointerenter", "focus", "touchstart"):  # a tap's touchstart comes ~100 ms before its click
+        on("tab-lab", moving_toward, lab.prewarm)
+    page.when_dealt(lab.prewarm_when_idle)
     listen(js.document, "visibilitychange", lambda event: lab.follow_visibility(), STATUS)
     on("lab-n", "change", lambda event: change_lab_field(page, "n", "lab_n", str(event.target.value)))
     on("tally-seed", "change", lambda event: change_lab_field(page, "tseed", "tally_seed", str(event.target.value)))

@@ -31,6 +31,9 @@ WORKER_CONFIG = "./pyscript.toml"
 WORKER_FILES = (WORKER_SRC, WORKER_CONFIG, "./static/vendor/pyodide/pyodide.mjs",
                 "./static/vendor/pyodide/pyodide.asm.wasm", "./static/vendor/pyodide/python_stdlib.zip")
 CHECK_SECONDS = 10  # the files above answer a HEAD request well within this, or something is wrong
+# Where the service worker's count of the lab's runtime bytes fetched lands (static/js/offline.js, from sw.js): the
+# page cannot see what its workers fetch, the service worker can
+FETCH_STATE = "shufflelabLabFetch"
 START_LIMIT_SECONDS = 240  # a worker that has not started by now will not (13 MB on a slow line)
 SANDBOX_SCRIPT = "./static/js/sandbox.mjs"
 PROGRESS_SECONDS = 0.25  # how often the sandbox's start-up progress is shown
@@ -59,15 +62,38 @@ async def within_limit(pending, end_worker, message: str):
         raise WorkerStopped(message) from None
 
 
+async def check_worker_file(url: str) -> None:
+    """Raise, naming the file, if ``url`` cannot be fetched."""
+    try:
+        answer = await js.fetch(url, js.JSON.parse('{"method": "HEAD", "cache": "no-store"}'))
+    except Exception:
+        raise RuntimeError("%s could not be fetched" % url.rpartition("/")[2]) from None
+    if not answer.ok:
+        raise RuntimeError("%s answered %d" % (url.rpartition("/")[2], answer.status))
+
+
 async def check_worker_files() -> None:
-    """Raise, naming the file, if one the built-ins' worker needs cannot be fetched."""
-    for url in WORKER_FILES:
-        try:
-            answer = await js.fetch(url, js.JSON.parse('{"method": "HEAD", "cache": "no-store"}'))
-        except Exception:
-            raise RuntimeError("%s could not be fetched" % url.rpartition("/")[2]) from None
-        if not answer.ok:
-            raise RuntimeError("%s answered %d" % (url.rpartition("/")[2], answer.status))
+    """Raise, naming a file, if one the built-ins' worker needs cannot be fetched (all asked at once: one round trip
+    on a slow line instead of five)."""
+    await asyncio.gather(*[check_worker_file(url) for url in WORKER_FILES])
+
+
+def save_data() -> bool:
+    """Whether the browser asks to save data (navigator.connection.saveData): then nothing is fetched ahead of a
+    click."""
+    if not js.Reflect.has(js.navigator, "connection"):
+        return False
+    connection = js.navigator.connection
+    return connection is not None and bool(getattr(connection, "saveData", False))
+
+
+def fetched_so_far():
+    """Return (bytes, total) of the lab's runtime the service worker has read in this page's life, or None before
+    any (no service worker in control, or nothing fetched yet)."""
+    if not js.Reflect.has(js.window, FETCH_STATE):
+        return None
+    state = getattr(js.window, FETCH_STATE)
+    return int(state.loaded), int(state.total)
 
 
 class BuiltinsWorker:
@@ -75,14 +101,37 @@ class BuiltinsWorker:
 
     def __init__(self) -> None:
         self.worker = None  # PyScript's proxy of the worker's exports, once started
+        self.starting = None  # the start under way (a task), which a prewarm and the lab's own start share
         self.name = "lab"  # a stopped worker is replaced by "lab-2", "lab-3"… (PyScript keys workers by name)
         self.restarts = 0
 
     async def start(self) -> None:
-        """Start the worker (raises with the reason when a file can't be fetched or it takes too long)."""
+        """Start the worker, or wait for the start already under way (raises with the reason when a file can't be
+        fetched or it takes too long; the next call starts again)."""
+        if self.worker is not None:
+            return
+        if self.starting is None:
+            self.starting = asyncio.create_task(self._start())
+        task = self.starting
+        try:
+            await task
+        except BaseException:
+            if self.starting is task:
+                self.starting = None
+            raise
+
+    async def _start(self) -> None:
+        """Check the files, then start PyScript's named worker and keep its exports."""
         await asyncio.wait_for(check_worker_files(), CHECK_SECONDS)
         starting = create_named_worker(src=WORKER_SRC, name=self.name, config=WORKER_CONFIG)
         self.worker = await asyncio.wait_for(starting, START_LIMIT_SECONDS)
+
+    async def prewarm(self) -> None:
+        """Start the worker ahead of the lab's own start; a failure is left for that start to meet and say."""
+        try:
+            await self.start()
+        except Exception:
+            pass
 
     async def ask(self, method: str, *args):
         """Return the answer of one of the service's functions, within the time limit."""
@@ -99,6 +148,7 @@ class BuiltinsWorker:
             finally:
                 script.remove()
         self.worker = None
+        self.starting = None
         self.restarts += 1
         self.name = "lab-%d" % (self.restarts + 1)
 

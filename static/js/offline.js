@@ -13,6 +13,14 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.addEventListener("message", (event) => {
     if (event.data && event.data.last) root.dataset.offline = "ready";
     if (event.data && event.data.lab) root.dataset.offlineLab = "ready";  // the lab's files are kept too
+    // how much of the lab's runtime the service worker has read (sw.js): the lab shows it while its worker starts
+    const fetched = event.data && event.data.labFetch;
+    if (fetched && typeof fetched.path === "string" && Number.isFinite(fetched.loaded) && Number.isFinite(fetched.total)) {
+      const state = window.shufflelabLabFetch || (window.shufflelabLabFetch = { files: {}, loaded: 0, total: 0 });
+      state.files[fetched.path] = Math.max(state.files[fetched.path] || 0, fetched.loaded);
+      state.loaded = Object.values(state.files).reduce((sum, bytes) => sum + bytes, 0);
+      state.total = fetched.total;
+    }
   });
   navigator.serviceWorker.register("./sw.js").then(() => navigator.serviceWorker.ready).then((registration) => {
     keepWhatWasLoaded(registration, false);

@@ -40,7 +40,7 @@ def test_the_manifest_hashes_every_file_but_sw_js_with_its_type(tmp_path):
     files = site_manifest.manifest(make_site(tmp_path))
     assert "sw.js" not in files
     assert sorted(files) == [f for f in site_manifest.site_files(tmp_path) if f != "sw.js"]
-    assert files["static/css/site.css"] == {"sha256": hashlib.sha256(b"body {}").hexdigest(),
+    assert files["static/css/site.css"] == {"sha256": hashlib.sha256(b"body {}").hexdigest(), "size": 7,
                                             "type": "text/css; charset=utf-8"}
     assert files["static/vendor/pyodide/pyodide.asm.wasm"]["type"] == "application/wasm"
     assert files["index.html"]["type"] == "text/html; charset=utf-8"
@@ -61,7 +61,7 @@ def test_sealing_replaces_the_placeholder_line_and_reads_back(tmp_path):
     sealed = site_manifest.seal(PLACEHOLDER_SW, files)
     assert site_manifest.sealed_manifest(sealed) == files
     assert sealed.startswith("// a service worker\nconst MANIFEST = {\n")
-    assert sealed.endswith("};  // sealed by scripts/site_manifest.py: {path: {sha256, type}}\nconst CACHE = 'x';\n")
+    assert sealed.endswith("};  // sealed by scripts/site_manifest.py: {path: {sha256, size, type}}\nconst CACHE = 'x';\n")
     literal = sealed.split("const MANIFEST = ", 1)[1].split(";  //", 1)[0]
     assert json.loads(literal) == files  # JSON: a JavaScript object literal as it is
     assert site_manifest.sealed_manifest(PLACEHOLDER_SW) is None

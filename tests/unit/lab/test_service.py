@@ -168,12 +168,15 @@ def test_the_worker_exports_exactly_the_service_and_hands_it_pyodides_memory(lab
     # Pyodide's JavaScript API, as the worker sees it: only the memory's size is read
     heap = SimpleNamespace(length=33_554_432)
     monkeypatch.setitem(sys.modules, "pyodide_js", SimpleNamespace(_module=SimpleNamespace(HEAP8=heap)))
+    marks = []  # the worker's global scope: the marks that time its imports for the bench
+    monkeypatch.setitem(sys.modules, "js", SimpleNamespace(performance=SimpleNamespace(mark=marks.append)))
     monkeypatch.setattr(service.SERVICE, "memory_probe", None)
     path = Path(__file__).resolve().parents[3] / "py" / "worker.py"
     spec = importlib.util.spec_from_file_location("lab_worker", path)
     worker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(worker)
     assert worker.__export__ == service.EXPORTS
+    assert marks == ["shufflelab:worker-imports", "shufflelab:worker-imported"]
     assert all(callable(getattr(worker, name)) for name in worker.__export__)
     heap.length = 37_748_736  # read afresh at every snapshot
     assert service.SERVICE.memory_probe() == 37_748_736

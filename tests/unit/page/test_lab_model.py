@@ -14,12 +14,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "py"))
 
 from page.lab_model import (  # noqa: E402 (after the path)
     CATCH_UP_CHUNKS,
+    SLOW_START_SECONDS,
     LabModel,
     ProgressClock,
     config_name,
     distance_text,
     model_text,
     sampling_noise,
+    start_progress,
 )
 from shufflelab.lab.protocol import ExactStatus, Snapshot, TallyConfig  # noqa: E402
 from shufflelab.link import read_link  # noqa: E402
@@ -134,3 +136,34 @@ def test_the_words_and_figures():
 def test_the_exact_note_names_the_model_only_where_it_depends_on_the_size():
     assert model_text(ExactStatus(True, model="the real ANSI rand()")) == " Exact model: the real ANSI rand()."
     assert model_text(ExactStatus(True)) == ""
+
+
+# --- the worker's start: the bytes of the lab's Python fetched, then Python starting -----------------------------
+
+
+def test_the_start_shows_the_bytes_fetched_of_the_runtime_then_python_starting():
+    assert start_progress((4_200_000, 13_520_000), 3.0) == ("Fetching the lab's Python: 4.2 of 13.5 MB…",
+                                                            4_200_000 / 13_520_000)
+    assert start_progress((0, 13_520_000), 0.0) == ("Fetching the lab's Python: 0.0 of 13.5 MB…", 0.0)
+    # all of it read (or more: a file read twice counts once, but never past the total): Python starts
+    assert start_progress((13_520_000, 13_520_000), 9.0) == ("Starting the lab's Python…", 1.0)
+    assert start_progress((14_000_000, 13_520_000), 9.0) == ("Starting the lab's Python…", 1.0)
+
+
+@pytest.mark.parametrize("fetched", [None, (0, 0)])
+def test_with_nothing_said_of_the_fetch_the_start_says_what_it_waits_for_after_a_while(fetched):
+    text, share = start_progress(fetched, 0.0)
+    assert (text, share) == ("Starting the worker (Pyodide, a few seconds)…", None)
+    text, share = start_progress(fetched, SLOW_START_SECONDS)
+    assert share is None and text.startswith("Still starting: the worker downloads Pyodide (about 13 MB")
+
+
+def test_a_runtime_kept_from_an_earlier_visit_is_never_said_to_download():
+    assert start_progress(None, 0.0, kept=True) == ("Starting the lab's Python…", None)
+    assert start_progress(None, 3 * SLOW_START_SECONDS, kept=True) == ("Starting the lab's Python…", None)
+
+
+def test_the_share_fetched_never_leaves_0_to_1():
+    for loaded in range(0, 20_000_001, 1_000_000):
+        _, share = start_progress((loaded, 13_520_000), 1.0)
+        assert 0 <= share <= 1
