@@ -2,9 +2,11 @@
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from shufflelab import catalog
 from shufflelab.custom import register_custom
 from shufflelab.errors import ShuffleLabError
 from shufflelab.exact import fraction_from_text, outcome_distribution, physical, position_matrix, total_variation_to_uniform
@@ -68,13 +70,19 @@ def test_a_too_costly_matrix_is_a_reason_and_replaces_the_previous_one(lab):
     assert protocol.read(lab.snapshot("exact"), Snapshot).n == 60  # the tally itself still works
 
 
+# riffle-physical's first exact matrix at 44 cards: about 1.3 s in CPython (3.4 s at 52), estimated from the catalog as
+# more than ASK_FIRST_SECONDS in Pyodide, so the page offers "Compute it" and steps through it
+SLOW_N = 44
+
+
 def test_a_slow_matrix_waits_for_the_user(lab):
-    status = configure(lab, "riffle-physical", 40)
-    assert not status.available and status.pending_seconds > service.ASK_FIRST_SECONDS
+    """Estimated as slower than ASK_FIRST_SECONDS in Pyodide, it is begun (calibrated) but not finished in configure."""
+    status = configure(lab, "riffle-physical", 52)  # the slowest it gets: seconds even in CPython
+    assert not status.available and status.pending_seconds > 0 and 0 < status.progress < 1
 
 
 def test_a_slow_matrix_is_estimated_at_this_machines_pace_and_computed_in_steps(lab):
-    status = configure(lab, "riffle-physical", 30)  # about 1.7 s in CPython: a few steps
+    status = configure(lab, "riffle-physical", SLOW_N)
     assert 0 < status.progress < 1 and status.seconds >= service.CALIBRATION_SECONDS
     # the estimate is the measured pace: time spent so far × the fraction left / the fraction done
     assert status.pending_seconds == pytest.approx(status.seconds * (1 - status.progress) / status.progress)
@@ -86,8 +94,8 @@ def test_a_slow_matrix_is_estimated_at_this_machines_pace_and_computed_in_steps(
     assert fractions == sorted(fractions) and len(fractions) >= 3
     done = steps[-1]
     assert done.available and done.pending_seconds == 0 and done.seconds == pytest.approx(steps[-2].seconds, abs=0.5)
-    assert done.matrix == [[float(p) for p in row] for row in position_matrix("riffle-physical", 30, {"passes": 7})]
-    assert configure(lab, "riffle-physical", 30).available  # computed once: the next configuration has it at once
+    assert done.matrix == [[float(p) for p in row] for row in position_matrix("riffle-physical", SLOW_N, {"passes": 7})]
+    assert configure(lab, "riffle-physical", SLOW_N).available  # computed once: the next configuration has it at once
 
 
 def test_a_valid_link_that_costs_seconds_a_shuffle_keeps_every_call_near_its_budget(lab, monkeypatch):
@@ -114,9 +122,9 @@ def test_cut_inserts_slow_matrix_is_computed_in_steps_to_the_same_matrix(lab, mo
 
 
 def test_moving_on_drops_a_slow_matrix_half_done(lab):
-    assert configure(lab, "riffle-physical", 30).progress is not None
+    assert configure(lab, "riffle-physical", SLOW_N).progress is not None
     assert configure(lab, "fisher-yates", 30).available
-    again = configure(lab, "riffle-physical", 30)
+    again = configure(lab, "riffle-physical", SLOW_N)
     assert not again.available and again.progress is not None  # started afresh, not taken as done
 
 
@@ -365,9 +373,9 @@ def session_of(algo, n, params=(), in_process=False):
 def test_finish_exact_computes_what_the_page_computes_in_steps():
     physical._FLOAT_PASSES.clear()  # nothing cached: computed in steps, as in a fresh worker
     done = []
-    session = session_of("riffle-physical", 30)  # a slow matrix the page offers and steps through
+    session = session_of("riffle-physical", SLOW_N)  # a slow matrix the page offers and steps through
     session.finish_exact(set(), step_seconds=0.2, progress=done.append)
-    assert session.matrix == [[float(p) for p in row] for row in position_matrix("riffle-physical", 30, {"passes": 7})]
+    assert session.matrix == [[float(p) for p in row] for row in position_matrix("riffle-physical", SLOW_N, {"passes": 7})]
     assert len(done) >= 2 and done == sorted(done)
 
 
@@ -450,3 +458,10 @@ def test_the_best_play_on_a_dealt_deck_is_the_librarys(lab):
     assert written.guesses == guessing.no_feedback_best_guesses(10, 1) and written.random_deck == "1/1"
     assert written.right == sum(g == c for g, c in zip(written.guesses, order))
     assert "each of 0..n-1 once" in json.loads(lab.best_play("[0, 0, 1]", 1, "full", 3)[0])["error"]
+
+
+def test_the_readme_says_from_which_deck_size_riffle_physical_waits_for_compute_it():
+    estimate = catalog.get("riffle-physical").resolve("matrix_seconds")
+    first = next(n for n in range(2, 53) if estimate(n, {"passes": 7}) * service.PYODIDE_SLOWDOWN > service.ASK_FIRST_SECONDS)
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    assert f"(`riffle-physical` from {first} cards:" in readme
