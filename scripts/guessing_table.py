@@ -3,7 +3,7 @@
 Without feedback the scores are exact (the position matrix); with feedback, on 52 cards, they
 are simulated: the exact best guess played on SAMPLES decks from the riffle-gsr port, seeded
 by ROW_SEED, one seed a row. tests/unit/exact/test_guessing.py pins every exact row, and recomputes the
-simulated rows 1, 5 and 10 from their seeds (a slow test; all ten take a minute).
+simulated rows 1 and 10 from their seeds (a slow test; all ten take a minute).
 
     python scripts/guessing_table.py      # about a minute here
 """

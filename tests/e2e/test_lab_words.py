@@ -17,7 +17,7 @@ import json
 
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, run_cli, url_params
-from test_phone import PROFILES
+from test_phone import PHONE, PROFILES, WIDEST
 
 from shufflelab.codelink import unpack_code
 from shufflelab.riffles import DISTANCE_MEANINGS
@@ -104,6 +104,8 @@ def test_the_lab_speaks_plainly_and_shares_itself(screen, site_url, visit):
     page.wait_for_selector("#stats:visible", timeout=STEP_TIMEOUT_MS)
     assert page.text_content("#verdict-detail").startswith("Biased: p ")
     assert "χ² against uniform" in page.eval_on_selector_all("#stats dt", "ts => ts.map(t => t.textContent)")
+    if tap:  # the running lab, its figures open, never scrolls sideways on a phone (the riffle table scrolls in its box)
+        assert page.evaluate(WIDEST) == {"width": PHONE["width"], "wider": []}
 
     assert choose_heat(page, "exact", "Exact ÷ uniform.")[1] != observed[1]
     difference = choose_heat(page, "difference", "Observed − exact.")

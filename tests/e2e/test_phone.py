@@ -29,13 +29,6 @@ def test_the_deal_view_never_scrolls_sideways(phone, site_url, visit, query):
     assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
 
 
-def test_the_running_lab_never_scrolls_sideways(phone, site_url, visit):
-    page = open_in(phone, f"{site_url}?view=lab&algo=swap-any&n=16", visit, "test_phone: lab").page
-    run_tally(page, 10_000, press=page.tap)
-    page.wait_for_selector("#riffle-table td", state="attached", timeout=WORKER_TIMEOUT_MS)
-    assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
-
-
 def test_after_a_deal_the_cards_are_in_view(phone, site_url, visit):
     page = open_in(phone, f"{site_url}?seed=phone", visit, "test_phone: new seed").page
     assert page.evaluate("scrollY") == 0  # opening a link does not jump

@@ -9,7 +9,7 @@ and once every configuration has run, running them again may move its high-water
 most one of the allocator's steps (it grows by about a fifth at a time: 31.5 -> 37.7 MB was
 seen once in a third pass), never pass after pass. An hour-long run shows any slow leak.
 
-Bounded for CI (about 40 s: 25 s, and at least two passes); a longer run is the same test with more time:
+Bounded for CI (about 25 s: 12 s, and at least two passes); a longer run is the same test with more time:
 
     SHUFFLELAB_SOAK_SECONDS=3600 .venv/bin/python -m pytest -q tests/e2e/test_soak.py -s
 """
@@ -24,7 +24,7 @@ from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems
 
 pytestmark = pytest.mark.timing  # it measures long tasks and memory: alone, never beside another browser
 
-SOAK_SECONDS = float(os.environ.get("SHUFFLELAB_SOAK_SECONDS", "25"))
+SOAK_SECONDS = float(os.environ.get("SHUFFLELAB_SOAK_SECONDS", "12"))
 LONGEST_TASK_MS = 100
 # every main-thread task over 50 ms (the Long Tasks API's threshold), kept from the start
 RECORD_LONG_TASKS = """

@@ -220,7 +220,7 @@ def test_the_readmes_exact_rows():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("k", [1, 5, 10])
+@pytest.mark.parametrize("k", [1, 10])
 def test_the_readmes_simulated_rows(k):
     """Three rows recomputed from their seeds (each row has its own, so each stands alone): all ten cost a minute."""
     import runpy
