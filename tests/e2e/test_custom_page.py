@@ -93,18 +93,6 @@ def wait_for_error(page) -> str:
     return custom_status(page)[1]
 
 
-def test_swap_with_any_is_called_biased_and_the_link_carries_it(browser, site_url, visit):
-    with lab_opened(browser, site_url, visit, "n=8", "test_custom_page: swap-any") as opened:
-        page = opened.page
-        example = page.input_value("#custom-code")
-        assert "rng.below(n)" in example  # the editor starts with swap-with-any
-        press_run(page)
-        assert wait_for_verdict(page, ("biased",)) == "biased"
-        assert custom_status(page)[1].startswith("Running your shuffle")
-        assert unpack_code(url_params(page.url)["code"]) == example  # the share link carries the code that ran
-        assert problems(opened) == []
-
-
 def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site_url, visit):
     with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: fisher-yates") as opened:
         page = opened.page
@@ -113,7 +101,9 @@ def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site
         page.wait_for_function("() => document.getElementById('exact-note').textContent.startsWith('Exact matrix')",
                                timeout=WORKER_TIMEOUT_MS)
         assert page.is_enabled('input[name="heat"][value="difference"]')  # the exact views exist for it
-        assert wait_for_verdict(page, ("no-bias", "biased", "suspicious")) == "no-bias"
+        # "suspicious" is a look's false alarm (about 2e-3 a look for this shuffle: README, "False alarms"), which
+        # later looks settle; "biased" would be a finding, and a correct shuffle must never get one
+        assert wait_for_verdict(page, ("no-bias", "biased")) == "no-bias"
         assert problems(opened) == []
 
 
@@ -155,6 +145,10 @@ def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, s
         page = opened.page
         assert page.input_value("#custom-code") == LOUD
         assert page.get_attribute("#mine", "open") is not None
+        note = page.text_content("#custom-origin")  # above Run: whose code it is, and what it cannot reach
+        assert page.is_visible("#custom-origin") and "who wrote it is unknown" in note
+        lines = LOUD.count("\n") + (not LOUD.endswith("\n"))
+        assert "cannot reach this page or this site's storage" in note and f"{lines} lines, {len(LOUD)} characters" in note
         state, text = custom_status(page)
         assert state != "error" and "It has not run: press Run" in text
         page.wait_for_timeout(1_500)  # time enough for anything that would run by itself
@@ -163,11 +157,16 @@ def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, s
         assert 'RuntimeError: this code ran' in wait_for_error(page)
 
 
-def test_your_shuffle_is_labelled_as_yours_and_going_back_shows_the_built_ins_own_results(browser, site_url, visit):
+def test_swap_with_any_is_called_biased_labelled_as_yours_and_going_back_shows_the_built_ins_own_results(
+        browser, site_url, visit):
     with lab_opened(browser, site_url, visit, "n=8&algo=fisher-yates", "test_custom_page: back") as opened:
         page = opened.page
-        press_run(page)  # the editor's example, swap-with-any: biased
+        example = page.input_value("#custom-code")
+        assert "rng.below(n)" in example  # the editor starts with swap-with-any
+        press_run(page)
         assert wait_for_verdict(page, ("biased",)) == "biased"
+        assert custom_status(page)[1].startswith("Running your shuffle")
+        assert unpack_code(url_params(page.url)["code"]) == example  # the share link carries the code that ran
         assert page.text_content("#verdict-side .side-title") == "Your shuffle"
         assert page.is_visible("#algo-yours") and not page.is_visible("#algo-description")  # no "Unbiased" beside it
         page.select_option("#algorithm", "naive-pairs")  # a built-in from the menu
@@ -180,16 +179,6 @@ def test_your_shuffle_is_labelled_as_yours_and_going_back_shows_the_built_ins_ow
         page.wait_for_function("() => document.getElementById('trials').textContent === '0'", timeout=STEP_TIMEOUT_MS)
         page.click("#lab-start")
         assert wait_for_verdict(page, ("biased",)) == "biased"  # naive-pairs' own verdict, from its own tally
-        assert problems(opened) == []
-
-
-def test_code_from_a_link_says_whose_it_is_above_run(browser, site_url, visit):
-    long_line = "def shuffle(cards, rng):\n    return cards  # " + "x" * 300 + "\n"
-    with lab_opened(browser, site_url, visit, f"n=6&code={pack_code(long_line)}", "test_custom_page: origin") as opened:
-        page = opened.page
-        note = page.text_content("#custom-origin")
-        assert page.is_visible("#custom-origin") and "who wrote it is unknown" in note
-        assert "cannot reach this page or this site's storage" in note and "2 lines, %d characters" % len(long_line) in note
         assert problems(opened) == []
 
 
