@@ -63,7 +63,7 @@ serve: setup-web
 test: setup
 	$(PY) -m ruff check py tests scripts
 	$(PY) -m pytest --ignore=tests/e2e -n 2 --dist loadgroup             # no browser: both cores (a group, e.g. the wheel test, on one)
-	$(PY) -m pytest tests/e2e -m "not timing" -n 3 --dist loadfile --durations=15  # three browsers at once (they mostly wait), a file each
+	$(PY) -m pytest tests/e2e -m "not timing" -n 2 --dist loadfile --durations=15  # two browsers at once, a file each
 	$(PY) -m pytest tests/e2e -m timing --durations=8                    # what measures time runs alone
 
 # No browser: unit and property tests, the golden vectors under CPython and under
