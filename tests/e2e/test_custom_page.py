@@ -178,8 +178,9 @@ def test_swap_with_any_is_called_biased_labelled_as_yours_and_going_back_shows_t
         before = page.text_content("#trials")
         page.click("#lab-reset")
         # the count starts again from 0 (a running tally may add a chunk before a slow machine's next frame sees 0)
+        # Reset configures a fresh tally in the worker, which may still be busy with what the switch asked of it
         page.wait_for_function("b => (t => t === 0 || t < Number(b))(Number(document.getElementById('trials').textContent))",
-                               arg=before, timeout=STEP_TIMEOUT_MS)
+                               arg=before, timeout=WORKER_TIMEOUT_MS)
         page.click("#lab-start")
         assert wait_for_verdict(page, ("biased",)) == "biased"  # naive-pairs' own verdict, from its own tally
         assert problems(opened) == []
