@@ -34,7 +34,7 @@ from .lab_model import (
     sampling_noise,
     start_progress,
 )
-from .workers import BuiltinsWorker, Sandbox, SandboxStopped, WorkerStopped, fetched_so_far, save_data
+from .workers import BuiltinsWorker, CallDropped, Sandbox, SandboxStopped, WorkerStopped, fetched_so_far, save_data
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
@@ -184,7 +184,8 @@ class Lab(LabModel):
         try:
             return await self.builtins.ask(method, *args)
         except WorkerStopped as error:
-            self.worker_lost(error)
+            if not isinstance(error, CallDropped):  # the stop that dropped it is said and handled once
+                self.worker_lost(error)
             raise
 
     def worker_lost(self, error: WorkerStopped) -> None:

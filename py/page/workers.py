@@ -44,6 +44,11 @@ class WorkerStopped(protocol.ProtocolError):
     """A call that ran over CALL_LIMIT_SECONDS: its worker was ended, and starts again when next needed."""
 
 
+class CallDropped(WorkerStopped):
+    """A call that waited its turn while the call ahead of it ran over the limit: never sent (that stop is said once,
+    by the call that ran over)."""
+
+
 class SandboxStopped(WorkerStopped):
     """The sandbox was ended (a call over the limit, or it misbehaved): only the user's shuffle is concerned."""
 
@@ -104,6 +109,10 @@ class BuiltinsWorker:
         self.starting = None  # the start under way (a task), which a prewarm and the lab's own start share
         self.name = "lab"  # a stopped worker is replaced by "lab-2", "lab-3"… (PyScript keys workers by name)
         self.restarts = 0
+        # one call in the worker at a time: the worker answers them in turn anyway, and a limit timed from sending
+        # would count the wait behind the others (a burst of changes made the last over 10 s, which stopped a
+        # healthy worker, and each late call then stopped the next one)
+        self.turn = asyncio.Lock()
 
     async def start(self) -> None:
         """Start the worker, or wait for the start already under way (raises with the reason when a file can't be
@@ -134,10 +143,23 @@ class BuiltinsWorker:
             pass
 
     async def ask(self, method: str, *args):
-        """Return the answer of one of the service's functions, within the time limit."""
-        return await within_limit(getattr(self.worker, method)(*args), self.stop,
-                                  "one call took the lab's worker over %d s, so it was stopped and started again"
-                                  % CALL_LIMIT_SECONDS)
+        """Return the answer of one of the service's functions. Calls go to the worker one at a time, and each has the
+        time limit from when it is sent: a wait behind other calls never counts, and only a call over the limit ends
+        the worker, the one it was sent to."""
+        worker = self.worker
+        async with self.turn:
+            if worker is None or self.worker is not worker:
+                # its worker was stopped (by the call ahead of it) while it waited: it is dropped, not sent to the
+                # next worker, which holds none of this one's tallies
+                raise CallDropped("the lab's worker was stopped before this call was sent") from None
+            return await within_limit(getattr(worker, method)(*args), lambda: self.stop_if(worker),
+                                      "one call took the lab's worker over %d s, so it was stopped and started again"
+                                      % CALL_LIMIT_SECONDS)
+
+    def stop_if(self, worker) -> None:
+        """Stop the worker if ``worker`` is still the one running (a late call never ends its successor)."""
+        if self.worker is worker:
+            self.stop()
 
     def stop(self) -> None:
         """Terminate the worker (PyScript keeps it on its <script>) and take a new name for the next one."""
