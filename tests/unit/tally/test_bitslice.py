@@ -142,3 +142,32 @@ def test_value_counts_are_the_bit_counts_of_the_value_masks(count):
         counts, lanes_with_wanted = value_counts(planes, count, root, wanted)
         assert counts == [mask.bit_count() for mask in masks] == [values.count(v) for v in range(count)]
         assert lanes_with_wanted == masks[wanted]
+
+
+class CountingSource:
+    """A LaneSource over random.Random that counts the planes drawn."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.planes = 0
+
+    def bits(self, count: int) -> int:
+        self.planes += 1
+        return self.rng.getrandbits(count)
+
+    def below(self, m: int) -> int:
+        return self.rng.randrange(m)
+
+
+def test_spare_bits_save_the_planes_their_docstring_says():
+    """SpareBits's figure: a 52-card Fisher-Yates block of 65,536 decks, its steps sharing their spare bits or not."""
+    counts = {True: [], False: []}
+    for shared in counts:
+        for seed in range(1, 6):
+            source = CountingSource(seed)
+            spare = SpareBits(source, 65536)
+            for i in range(51, 0, -1):
+                uniform_planes(i + 1, 65536, source, spare if shared else None)
+            counts[shared].append(source.planes)
+    assert (min(counts[True]), max(counts[True])) == (1023, 1061), counts
+    assert (min(counts[False]), max(counts[False])) == (1823, 1847), counts
