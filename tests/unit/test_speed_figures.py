@@ -20,3 +20,13 @@ def test_the_pinned_run_measured_this_tree_beside_the_one_before():
     for label, median in (("now", PINNED["now"][0][2]), (PINNED["rev"], PINNED["before"][0][2])):
         each = sorted(PINNED["each"][label])
         assert len(each) >= 6 and each[0] <= median <= each[-1]  # the median of its turns
+
+
+def test_the_readme_states_the_pinned_lab_start_figures():
+    """scripts/bench.py --only lab_start: the README's table is the last full run's (docs/lab_start.json)."""
+    pinned = json.loads(bench.LAB_START_FIGURES.read_text(encoding="utf-8"))
+    assert pinned["rev"] == bench.LAB_START_REV
+    for label in ("now", pinned["rev"]):
+        assert all(len(pinned["each"][label][visit]) >= 5 for visit, _ in bench.LAB_START_ROWS)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert bench.lab_start_readme_rows(pinned) in readme
