@@ -13,6 +13,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, url_params
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shufflelab.codelink import pack_code, unpack_code
 
@@ -175,12 +176,18 @@ def test_swap_with_any_is_called_biased_labelled_as_yours_and_going_back_shows_t
         assert page.is_visible("#algo-description") and not page.is_visible("#algo-yours")
         assert page.is_hidden("#verdict-side .side-title")
         assert page.query_selector("iframe[sandbox]") is None  # the sandbox, and all the code started there, ended
-        before = page.text_content("#trials")
+        page.click("#lab-start")  # the built-in counts (if the loop did not already go on with it after the switch) ...
+        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0", timeout=WORKER_TIMEOUT_MS)
+        # ... and is paused before Reset: a tally still running would draw its next chunk over Reset's 0 before a loaded
+        # machine's next frame showed it (a full suite's run once waited 60 s for a count below the one before)
+        page.click("#lab-pause")
         page.click("#lab-reset")
-        # the count starts again from 0 (a running tally may add a chunk before a slow machine's next frame sees 0)
         # Reset configures a fresh tally in the worker, which may still be busy with what the switch asked of it
-        page.wait_for_function("b => (t => t === 0 || t < Number(b))(Number(document.getElementById('trials').textContent))",
-                               arg=before, timeout=WORKER_TIMEOUT_MS)
+        try:
+            page.wait_for_function("() => document.getElementById('trials').textContent === '0'", timeout=WORKER_TIMEOUT_MS)
+        except PlaywrightTimeoutError:
+            said = page.evaluate("['trials', 'lab-status', 'custom-status'].map(id => document.getElementById(id).textContent)")
+            raise AssertionError(f"Reset did not count from 0 again (trials, lab status, custom status): {said}") from None
         page.click("#lab-start")
         assert wait_for_verdict(page, ("biased",)) == "biased"  # naive-pairs' own verdict, from its own tally
         assert problems(opened) == []
