@@ -57,10 +57,11 @@ self.addEventListener("message", (event) => {
     .then(() => event.source && event.source.postMessage({ kept: paths.length, last, lab })));
 });
 
-// Whether the lab's workers load this site file (the built-ins' from pyscript.toml, the sandbox's from sandbox.toml).
+// Whether the lab's workers load this site file (the built-ins' lab.toml and lab.zip, made from pyscript.toml; the
+// sandbox's sandbox.toml and what it lists).
 function forTheLab(path) {
   return path.startsWith("py/") || path.startsWith("static/vendor/pyodide/") || path.startsWith("static/js/sandbox")
-    || path === "pyscript.toml" || path === "sandbox.toml";
+    || path === "pyscript.toml" || path === "sandbox.toml" || path === "lab.toml" || path === "lab.zip";
 }
 
 self.addEventListener("fetch", (event) => {

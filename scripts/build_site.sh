@@ -22,6 +22,8 @@ mkdir -p "$out"
 # make's stamps) as scripts/site_manifest.py lists them: serve.py seals the same list into the
 # sw.js it serves, so `make serve` and the deployed site keep the same files offline.
 (cd "$root" && "$python" scripts/site_manifest.py files . | xargs -0 cp --parents -t "$out")
+# The lab worker's lab.toml and lab.zip, made from pyscript.toml and the files it lists (one fetch, not 63).
+"$python" "$root/scripts/site_manifest.py" generate "$out"
 # GitHub Pages: serve files as they are (no Jekyll processing of _-prefixed names).
 touch "$out/.nojekyll"
 # The SHA-256 of every file the service worker may keep, inlined into _site/sw.js: offline it

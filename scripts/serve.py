@@ -10,11 +10,15 @@ module or streaming WebAssembly compile served as text/plain or octet-stream).
 sw.js is served sealed with the manifest of the tree as it is when sw.js is asked for
 (scripts/site_manifest.py, the function `make site` seals _site/sw.js with), so the
 service worker keeps and serves offline here exactly what it would on the deployed site.
+lab.toml and lab.zip (the lab worker's configuration and package, made from pyscript.toml)
+are made from the tree when asked for, as `make site` writes them, with their SHA-256 as
+ETag so that a repeat visit revalidates them without fetching them again.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import http.server
 import io
 import os
@@ -37,9 +41,29 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         """Open what the request asks for, as SimpleHTTPRequestHandler does; sw.js sealed with the tree's manifest."""
         served = os.path.abspath(self.translate_path(self.path))
-        if served == os.path.join(os.path.abspath(self.directory), site_manifest.SERVICE_WORKER):
+        root = os.path.abspath(self.directory)
+        if served == os.path.join(root, site_manifest.SERVICE_WORKER):
             return self.send_service_worker()
+        made = next((name for name in site_manifest.GENERATED if served == os.path.join(root, name)), None)
+        if made is not None and not os.path.isfile(served):  # a built site has them on disk: sent as they are
+            return self.send_generated(made)
         return super().send_head()
+
+    def send_generated(self, name: str):
+        """Send one of the files made from the tree (lab.toml, lab.zip), or 304 when the browser has these bytes."""
+        try:
+            body = site_manifest.generated_file(Path(self.directory), name)
+        except (OSError, site_manifest.SiteError) as error:
+            self.log_error("%s: %s", name, error)
+            self.send_error(500, f"{name} cannot be made", str(error))
+            return None
+        tag = '"' + hashlib.sha256(body).hexdigest() + '"'
+        if tag in self.headers.get("If-None-Match", ""):
+            self.send_response(304)
+            self.send_header("ETag", tag)
+            self.end_headers()
+            return None
+        return self.send_bytes(body, site_manifest.mime_type(name), tag)
 
     def send_service_worker(self):
         """Send the headers of sw.js sealed with the served tree's manifest; return its body (None after an error)."""
@@ -53,11 +77,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             return None
         return self.send_bytes(body, MIME_TYPES[".js"])
 
-    def send_bytes(self, body: bytes, content_type: str):
+    def send_bytes(self, body: bytes, content_type: str, etag: str | None = None):
         """Send the headers of a 200 answer of `body`; return the body to send (for send_head)."""
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        if etag is not None:
+            self.send_header("ETag", etag)
         self.end_headers()
         return io.BytesIO(body)
 

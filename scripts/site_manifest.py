@@ -10,8 +10,15 @@ bytes and the type it is served with. The service worker keeps and serves offlin
 those files, and only bytes with that hash: it lives in sw.js because the browser stores
 a service worker's script outside Cache Storage, where no page script can rewrite it.
 
-    python3 scripts/site_manifest.py files ROOT   # the site's files under ROOT, NUL-separated
-    python3 scripts/site_manifest.py seal DIR     # rewrite DIR/sw.js with DIR's manifest inlined
+The lab's worker gets the package in one fetch: `lab.zip` holds every file pyscript.toml's
+[files] lists, at its destination, and `lab.toml` is pyscript.toml with that [files] table
+replaced by the archive (PyScript unpacks a "./*" destination). Both are made from the tree,
+never kept in the repository: serve.py makes them on request, build_site.sh writes them
+(`generate`), and the manifest hashes what they are now. pyscript.toml stays the one list.
+
+    python3 scripts/site_manifest.py files ROOT     # the site's files under ROOT, NUL-separated
+    python3 scripts/site_manifest.py generate DIR   # write DIR's lab.toml and lab.zip
+    python3 scripts/site_manifest.py seal DIR       # rewrite DIR/sw.js with DIR's manifest inlined
 
 Standard library only.
 """
@@ -20,16 +27,27 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import os
 import re
 import sys
 import time
+import tomllib
+import zipfile
 from pathlib import Path
 
 SERVICE_WORKER = "sw.js"
 TOP_FILES = ("index.html", "page.toml", "pyscript.toml", "sandbox.toml", SERVICE_WORKER)
 STAMP = ".copied"  # make's stamp in static/vendor/: not part of the site
+WORKER_CONFIG = "pyscript.toml"  # the lab's worker's configuration as written: [files] lists every module
+LAB_CONFIG, LAB_ARCHIVE = "lab.toml", "lab.zip"  # what the worker loads, made from WORKER_CONFIG
+GENERATED = (LAB_CONFIG, LAB_ARCHIVE)
+# The [files] table lab.toml has instead of pyscript.toml's: one archive, unpacked where its entries say.
+FILES_TABLE = re.compile(r"^\[files\][ \t]*$", re.MULTILINE)
+LAB_FILES_TABLE = f'[files]\n"./{LAB_ARCHIVE}" = "./*"\n'
+# A fixed time for every entry (the earliest a zip can hold), so the archive's bytes depend on the sources only.
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 # The line of sw.js that sealing replaces (a service worker served with it as it is keeps
 # nothing), and what replaces it: the manifest as a JSON literal, then SEALED_NOTE.
@@ -78,6 +96,69 @@ def site_files(root: Path) -> list[str]:
     return sorted(files)
 
 
+def _sources_key(root: Path) -> tuple:
+    """(path, size, mtime) of pyscript.toml and of each file its [files] lists: what the generated files depend on."""
+    config = root / WORKER_CONFIG
+    stats = [(str(config), config.stat().st_size, config.stat().st_mtime_ns)]
+    for source in _listed_files(config.read_bytes()):
+        path = root / source
+        stats.append((str(path), path.stat().st_size, path.stat().st_mtime_ns))
+    return tuple(stats)
+
+
+def _listed_files(config: bytes) -> dict[str, str]:
+    """pyscript.toml's [files] ({source: destination}), each path without its leading "./"."""
+    try:
+        files = tomllib.loads(config.decode("utf-8")).get("files", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise SiteError(f"{WORKER_CONFIG} cannot be read: {error}") from None
+    return {source.removeprefix("./"): target.removeprefix("./") for source, target in files.items()}
+
+
+def lab_config(config: bytes) -> bytes:
+    """lab.toml: pyscript.toml's text with its [files] table (which must come last) replaced by LAB_FILES_TABLE."""
+    text = config.decode("utf-8")
+    found = FILES_TABLE.search(text)
+    if found is None or re.search(r"^\s*\[", text[found.end():], re.MULTILINE):
+        raise SiteError(f"{WORKER_CONFIG} must end with its [files] table, which {LAB_CONFIG} replaces")
+    note = f"# Made from {WORKER_CONFIG} by scripts/site_manifest.py: its [files], in one archive.\n"
+    return (note + text[:found.start()] + LAB_FILES_TABLE).encode("utf-8")
+
+
+def lab_archive(root: Path) -> bytes:
+    """lab.zip: each file pyscript.toml's [files] lists, under its destination; the same bytes for the same sources."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for source, target in sorted(_listed_files((root / WORKER_CONFIG).read_bytes()).items()):
+            entry = zipfile.ZipInfo(target, ZIP_TIME)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            archive.writestr(entry, (root / source).read_bytes(), compresslevel=9)
+    return buffer.getvalue()
+
+
+@functools.lru_cache(maxsize=16)
+def _generated(root: str, key: tuple) -> dict[str, bytes]:  # noqa: ARG001 (key: the cache's, sources unchanged)
+    """lab.toml's and lab.zip's bytes for the tree at root, made once per state of their sources."""
+    path = Path(root)
+    return {LAB_CONFIG: lab_config((path / WORKER_CONFIG).read_bytes()), LAB_ARCHIVE: lab_archive(path)}
+
+
+def generated_file(root: Path, name: str) -> bytes:
+    """The bytes of one GENERATED file as the tree at root makes it now."""
+    return _generated(str(root.resolve()), _sources_key(root))[name]
+
+
+def generate(root: Path) -> str:
+    """Write root's GENERATED files into root (a built site); return a one-line summary."""
+    sizes = []
+    for name in GENERATED:
+        body = generated_file(root, name)
+        (root / name).write_bytes(body)
+        sizes.append(f"{name} {len(body) / 1024:.1f} KiB")
+    return "site_manifest: wrote " + ", ".join(sizes)
+
+
 @functools.lru_cache(maxsize=4096)
 def _sha256(path: str, size: int, mtime_ns: int) -> str:
     """The SHA-256 hex of the file at `path`; size and mtime key the cache, so an edited file is hashed again."""
@@ -97,13 +178,18 @@ def mime_type(path: str) -> str:
 
 
 def manifest(root: Path) -> dict[str, dict[str, str | int]]:
-    """{path: {"sha256": hex, "size": bytes, "type": content type}} for every site file under `root` but sw.js (the
-    size lets the service worker say how much of the lab's runtime a first visit has fetched)."""
-    return {
+    """{path: {"sha256": hex, "size": bytes, "type": content type}} for every site file under `root` but sw.js, and
+    for the GENERATED files as the tree makes them now (the size lets the service worker say how much of the lab's
+    runtime a first visit has fetched)."""
+    files = {
         path: {"sha256": file_sha256(root / path), "size": (root / path).stat().st_size, "type": mime_type(path)}
         for path in site_files(root)
         if path != SERVICE_WORKER
     }
+    for name in GENERATED:
+        body = generated_file(root, name)
+        files[name] = {"sha256": hashlib.sha256(body).hexdigest(), "size": len(body), "type": mime_type(name)}
+    return dict(sorted(files.items()))
 
 
 def seal(source: str, files: dict[str, dict[str, str]]) -> str:
@@ -137,20 +223,22 @@ def seal_in_place(root: Path) -> str:
     target = root / SERVICE_WORKER
     sealed = seal(target.read_text(encoding="utf-8"), files)
     target.write_text(sealed, encoding="utf-8")
-    size = sum((root / path).stat().st_size for path in files)
+    size = sum(entry["size"] for entry in files.values())
     return (f"site_manifest: {len(files)} files, {size / 2**20:.1f} MiB hashed in {seconds:.2f} s; "
             f"sealed {SERVICE_WORKER} is {len(sealed.encode('utf-8')) / 1024:.1f} KiB")
 
 
 def main(argv: list[str]) -> int:
     """The command line: 0 when done, 1 with a one-line reason on stderr, 2 with the usage."""
-    if len(argv) != 2 or argv[0] not in ("files", "seal"):
-        print("usage: site_manifest.py files ROOT | seal DIR", file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in ("files", "generate", "seal"):
+        print("usage: site_manifest.py files ROOT | generate DIR | seal DIR", file=sys.stderr)
         return 2
     command, root = argv[0], Path(argv[1])
     try:
         if command == "files":
             sys.stdout.write("".join(path + "\0" for path in site_files(root)))
+        elif command == "generate":
+            print(generate(root))
         else:
             print(seal_in_place(root))
     except (OSError, SiteError) as error:

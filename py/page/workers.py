@@ -25,10 +25,12 @@ from .dom import load_module_script
 # one call to a worker (a chunk of the tally, a step of a matrix, the user's code compiling)
 CALL_LIMIT_SECONDS = 10
 WORKER_SRC = "./py/worker.py"  # relative to the page, as every URL here (served under a sub-path)
-WORKER_CONFIG = "./pyscript.toml"
+# pyscript.toml with its [files] (every module under py/) in one archive, lab.zip: one fetch instead of 63, made
+# by scripts/site_manifest.py (served by scripts/serve.py, written into the built site)
+WORKER_CONFIG = "./lab.toml"
 # What the worker fetches first: if one can't be reached (offline, blocked), say so at once
 # instead of letting PyScript fail inside the worker, where the page can't catch it.
-WORKER_FILES = (WORKER_SRC, WORKER_CONFIG, "./static/vendor/pyodide/pyodide.mjs",
+WORKER_FILES = (WORKER_SRC, WORKER_CONFIG, "./lab.zip", "./static/vendor/pyodide/pyodide.mjs",
                 "./static/vendor/pyodide/pyodide.asm.wasm", "./static/vendor/pyodide/python_stdlib.zip")
 CHECK_SECONDS = 10  # the files above answer a HEAD request well within this, or something is wrong
 # Where the service worker's count of the lab's runtime bytes fetched lands (static/js/offline.js, from sw.js): the

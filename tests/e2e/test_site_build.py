@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from e2e_pages import WORKER_TIMEOUT_MS
 
 import site_manifest
 
@@ -28,7 +29,8 @@ def test_site_holds_only_the_site_files(built_site):
     # pyscript.toml); pyproject.toml is the Python package's, not the site's
     configs = [p.name for p in ROOT.glob("*.toml") if p.name != "pyproject.toml"]
     # sw.js sits beside index.html: a service worker controls only what is at or below it
-    assert top == sorted([".nojekyll", "index.html", "py", "static", "sw.js", *configs])
+    # and the lab worker's lab.toml and lab.zip, made from pyscript.toml and what it lists
+    assert top == sorted([".nojekyll", "index.html", "lab.toml", "lab.zip", "py", "static", "sw.js", *configs])
     files = [path.relative_to(built_site).as_posix() for path in built_site.rglob("*") if path.is_file()]
     assert not [f for f in files if "__pycache__" in f or f.endswith((".pyc", ".map"))]
     python = sorted(f for f in files if f.startswith("py/"))
@@ -67,3 +69,12 @@ def test_built_site_gets_ready_under_a_sub_path(page, built_site, serve_director
         assert [u for u in loaded.requests if u.endswith("/static/vendor/micropython/micropython.wasm")]
         assert [u for u in loaded.requests if "/static/vendor/pyodide/" in u] == []
         assert page.eval_on_selector_all("#deck .card", "cards => cards.length") == 52
+
+
+def test_built_sites_lab_starts_from_its_lab_toml_and_lab_zip(page, built_site, serve_directory, visit):
+    with serve_directory(built_site) as url:
+        loaded = visit(page, url + "?view=lab&n=8", label="test_site_build: built _site's lab")
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+        assert [u for u in loaded.requests if u.endswith("/lab.zip")], "the worker never fetched lab.zip"
+        assert not [u for u in loaded.requests if u.endswith("/py/shufflelab/lab/service.py")]  # in the archive
+        assert loaded.failed_requests == [] and loaded.console_errors == []

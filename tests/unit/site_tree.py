@@ -12,7 +12,7 @@ def make_site(root: Path) -> Path:
     files = {
         "index.html": "<title>t</title>",
         "page.toml": "[files]",
-        "pyscript.toml": "[files]",
+        "pyscript.toml": 'interpreter = "./x.mjs"\n[files]\n"./py/shufflelab/cards.py" = "./shufflelab/cards.py"\n',
         "sandbox.toml": "[files]",
         "sw.js": PLACEHOLDER_SW,
         "py/page/main.py": "import app",

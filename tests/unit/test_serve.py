@@ -84,3 +84,36 @@ def test_a_tree_that_cannot_be_sealed_gets_no_service_worker_and_a_one_line_reas
     with serving(tmp_path) as url:
         code, _, body = get(url + "sw.js")
         assert code == status and b"Traceback" not in body
+
+
+def get_with(url: str, headers: dict) -> tuple[int, dict, bytes]:
+    """Status, headers and body of a GET of `url` sent with `headers` (a 304 too)."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.mark.parametrize("name", ["lab.toml", "lab.zip"])
+def test_the_lab_workers_files_are_made_from_the_tree_and_revalidate_by_their_hash(tmp_path, name):
+    make_site(tmp_path)
+    with serving(tmp_path) as url:
+        status, headers, body = get(url + name)
+        assert status == 200 and body == site_manifest.generated_file(tmp_path, name)
+        assert headers["Content-Type"] == site_manifest.mime_type(name)
+        assert headers["ETag"] == f'"{hashlib.sha256(body).hexdigest()}"'
+        assert served_manifest(url)[name]["sha256"] == hashlib.sha256(body).hexdigest()
+        again, _, nothing = get_with(url + name, {"If-None-Match": headers["ETag"]})
+        assert (again, nothing) == (304, b"")
+        (tmp_path / "py" / "shufflelab" / "cards.py").write_text("SUITS = 5")
+        (tmp_path / "pyscript.toml").write_text("# edited\n" + (tmp_path / "pyscript.toml").read_text())
+        status, headers, edited = get_with(url + name, {"If-None-Match": f'"{hashlib.sha256(body).hexdigest()}"'})
+        assert status == 200 and edited == site_manifest.generated_file(tmp_path, name) != body
+
+
+def test_a_built_sites_lab_files_are_served_from_disk(tmp_path):
+    make_site(tmp_path)
+    (tmp_path / "lab.zip").write_bytes(b"as built")
+    with serving(tmp_path) as url:
+        assert get(url + "lab.zip")[2] == b"as built"

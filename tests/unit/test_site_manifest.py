@@ -4,8 +4,11 @@ into sw.js by `make site` and by `make serve` alike."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -39,7 +42,10 @@ def test_a_file_name_a_url_would_encode_is_refused(tmp_path):
 def test_the_manifest_hashes_every_file_but_sw_js_with_its_type(tmp_path):
     files = site_manifest.manifest(make_site(tmp_path))
     assert "sw.js" not in files
-    assert sorted(files) == [f for f in site_manifest.site_files(tmp_path) if f != "sw.js"]
+    on_disk = [f for f in site_manifest.site_files(tmp_path) if f != "sw.js"]
+    assert sorted(files) == sorted([*on_disk, "lab.toml", "lab.zip"])
+    made = site_manifest.generated_file(tmp_path, "lab.zip")
+    assert files["lab.zip"] == {"sha256": hashlib.sha256(made).hexdigest(), "size": len(made), "type": "application/zip"}
     assert files["static/css/site.css"] == {"sha256": hashlib.sha256(b"body {}").hexdigest(), "size": 7,
                                             "type": "text/css; charset=utf-8"}
     assert files["static/vendor/pyodide/pyodide.asm.wasm"]["type"] == "application/wasm"
@@ -94,7 +100,7 @@ def test_the_command_line_lists_files_and_seals(tmp_path, capsys):
     assert site_manifest.main(["files", str(tmp_path)]) == 0
     assert capsys.readouterr().out.split("\0")[:-1] == site_manifest.site_files(tmp_path)
     assert site_manifest.main(["seal", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.startswith("site_manifest: 8 files, ")
+    assert capsys.readouterr().out.startswith("site_manifest: 10 files, ")  # 8 on disk, lab.toml and lab.zip
     assert site_manifest.sealed_manifest((tmp_path / "sw.js").read_text()) == site_manifest.manifest(tmp_path)
 
 
@@ -112,7 +118,58 @@ def test_the_command_line_shows_its_usage(capsys):
 
 def test_the_readme_counts_the_manifest_as_it_is():
     root = Path(__file__).resolve().parents[2]
-    files = site_manifest.site_files(root)
-    size = sum((root / path).stat().st_size for path in files) / 2**20
+    files = site_manifest.manifest(root)
+    size = sum(entry["size"] for entry in files.values()) / 2**20
     readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
     assert f"manifest lists {len(files)} files, {size:.1f} MiB" in readme
+
+
+# --- lab.toml and lab.zip: the lab's worker loads pyscript.toml's [files] in one archive -------------------------
+
+
+def unpacked(archive: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(archive)) as opened:
+        return {name: opened.read(name) for name in opened.namelist()}
+
+
+def test_lab_zip_holds_every_file_pyscript_toml_lists_at_its_destination():
+    listed = tomllib.loads((REPO / "pyscript.toml").read_text(encoding="utf-8"))["files"]
+    inside = unpacked(site_manifest.generated_file(REPO, "lab.zip"))
+    assert inside == {target.removeprefix("./"): (REPO / source).read_bytes() for source, target in listed.items()}
+    assert len(inside) > 60 and "shufflelab/lab/service.py" in inside and "worker.py" in inside
+
+
+def test_lab_toml_is_pyscript_toml_with_the_archive_for_its_files():
+    config = tomllib.loads((REPO / "pyscript.toml").read_text(encoding="utf-8"))
+    lab = tomllib.loads(site_manifest.generated_file(REPO, "lab.toml").decode("utf-8"))
+    assert lab["files"] == {"./lab.zip": "./*"}  # PyScript unpacks a "./*" destination into the working directory
+    assert {k: v for k, v in lab.items() if k != "files"} == {k: v for k, v in config.items() if k != "files"}
+
+
+def test_the_archive_depends_on_the_sources_only_and_follows_an_edit(tmp_path):
+    make_site(tmp_path)
+    first = site_manifest.generated_file(tmp_path, "lab.zip")
+    os.utime(tmp_path / "py" / "shufflelab" / "cards.py", ns=(1, 1))  # touched: the bytes are the same
+    assert site_manifest.generated_file(tmp_path, "lab.zip") == first
+    (tmp_path / "py" / "shufflelab" / "cards.py").write_text("SUITS = 5")
+    assert unpacked(site_manifest.generated_file(tmp_path, "lab.zip")) == {"shufflelab/cards.py": b"SUITS = 5"}
+
+
+TABLE_NOT_LAST = '[files]\n"./py/shufflelab/cards.py" = "./shufflelab/cards.py"\n[other]\nx = 1\n'
+
+
+@pytest.mark.parametrize("config", [TABLE_NOT_LAST, "interpreter = 1\n", "[files\n"])
+def test_a_pyscript_toml_lab_toml_cannot_be_made_from_is_refused_in_one_line(tmp_path, config):
+    make_site(tmp_path)
+    (tmp_path / "pyscript.toml").write_text(config)
+    with pytest.raises(site_manifest.SiteError, match="pyscript.toml"):
+        site_manifest.manifest(tmp_path)
+
+
+def test_generate_writes_what_the_manifest_hashes(tmp_path, capsys):
+    make_site(tmp_path)
+    assert site_manifest.main(["generate", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.startswith("site_manifest: wrote lab.toml ")
+    files = site_manifest.manifest(tmp_path)
+    for name in ("lab.toml", "lab.zip"):
+        assert hashlib.sha256((tmp_path / name).read_bytes()).hexdigest() == files[name]["sha256"]
