@@ -21,7 +21,7 @@ import time
 from fractions import Fraction
 
 from .. import catalog
-from ..custom import CUSTOM_ID, register_custom
+from ..catalog import CUSTOM_ID
 from ..errors import ShuffleLabError
 from ..exact.matrices import MAX_WALKED_CARDS
 from ..exact.orders import walked_distribution_steps
@@ -65,6 +65,8 @@ class SandboxService:
 
     def compile(self, source: str) -> dict:
         """Compile the user's code and register it as ``custom`` (raises CustomCodeError with the line at fault)."""
+        from ..custom import register_custom  # lazily: the lab's start imports only what Start needs
+
         register_custom(str(source))
         self.tally = None
         self.walk = None

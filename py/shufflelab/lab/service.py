@@ -13,10 +13,9 @@ import time
 from array import array
 
 from .. import catalog
-from ..custom import CUSTOM_ID, CUSTOM_WALKS
+from ..catalog import CUSTOM_ID
 from ..errors import ShuffleLabError
 from ..exact import (
-    guessing,
     outcome_distribution,
     position_matrix,
     riffle_distance_texts,
@@ -57,7 +56,7 @@ HEAT_VIEWS = ("observed", "exact", "difference")
 MAX_MODEL_DISTANCE_CARDS = 5
 # The Play tab's simulated figure: the CLI's seed and deck count, so `guess --seed play --samples N` prints it
 GUESS_SEED = "play"
-GUESS_SAMPLES = guessing.DEFAULT_SAMPLES
+GUESS_SAMPLES = None  # decks a simulated guessing figure samples: None for guessing.DEFAULT_SAMPLES (a test sets fewer)
 
 
 class Session:
@@ -220,6 +219,8 @@ class Session:
             return
         if self.external:  # the sandbox walks a small deck; a bigger one has no exact matrix
             if not self.walked:
+                from ..custom import CUSTOM_WALKS  # lazily: the lab's start imports only what Start needs
+
                 self.matrix_reason = "%s, so it needs 0 to %d cards, not %d" % (CUSTOM_WALKS, MAX_WALKED_CARDS, self.n)
             return
         computed.add(self.matrix_key())  # the exact package caches per-pass work by n
@@ -391,6 +392,7 @@ class LabService:
     def guess_begin(self, n, k, feedback) -> list:
         """Answer a GuessReport for the guessing game: exact and done where ``guessing`` is exact, else a simulation
         (seed GUESS_SEED) begun on its first decks, which ``guess_more`` goes on with."""
+        guessing = _guessing()
         report, simulation = guessing.guess_start(int(n), int(k), str(feedback), GUESS_SEED)
         self.guessing = None if simulation is None else (report, simulation)
         if simulation is not None:
@@ -406,10 +408,11 @@ class LabService:
             raise ShuffleLabError("no simulated guessing figure is under way: ask guess_begin first")
         report, simulation = self.guessing
         end = time.perf_counter() + max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000
-        while simulation.samples < GUESS_SAMPLES and time.perf_counter() < end:
+        samples = _guessing().DEFAULT_SAMPLES if GUESS_SAMPLES is None else GUESS_SAMPLES
+        while simulation.samples < samples and time.perf_counter() < end:
             simulation.add(1)
         report.update(simulation.report_fields())
-        done = simulation.samples >= GUESS_SAMPLES
+        done = simulation.samples >= samples
         if done:
             self.guessing = None
         return protocol.answer(GuessReport(report, done))
@@ -422,6 +425,7 @@ class LabService:
         if not isinstance(order, list) or sorted(order) != list(range(len(order))):
             raise ShuffleLabError("a dealt deck must hold each of 0..n-1 once")
         k, feedback, played = int(k), str(feedback), int(played)
+        guessing = _guessing()
         if feedback == "full":
             guesses = guessing.best_feedback_guesses(order, k)
         else:
@@ -444,6 +448,13 @@ class LabService:
         if session is None:
             raise ShuffleLabError("the lab has no tally in slot %s yet: configure one first" % _slot(slot))
         return session
+
+
+def _guessing():
+    """The guessing game's module, imported at its first use: the lab's start imports only what Start needs."""
+    from ..exact import guessing
+
+    return guessing
 
 
 def _slot(slot) -> str:
