@@ -1,7 +1,7 @@
 """Tally kernels: the catalog's swap algorithms run on a whole block of decks at once.
 
 A kernel is called as ``kernel(n, lanes, source)`` and is a generator: it yields the block's
-columns after each step (the same list, changed in place), so a tally can make the next
+columns after each step (the same list each time, whole after the last step), so a tally can make the next
 block a few steps at a time while it counts the current one. ``make_block`` runs one to the
 end. Each kernel draws exactly what its port would, lane by lane (the tests compare them
 with the ports).
