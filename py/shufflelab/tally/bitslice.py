@@ -8,6 +8,8 @@ whole block; partners are drawn as planes by plain rejection, so every one is ex
 uniform and independent.
 """
 
+from functools import reduce
+from operator import or_
 from typing import Protocol
 
 from .fast_rng import FastRng
@@ -92,15 +94,25 @@ def value_counts(planes: list[int], count: int, root: int, wanted: int = 0) -> t
 
 
 def lanes_at_least(planes: list[int], m: int, lanes: int) -> int:
-    """Return the mask of the lanes of ``lanes`` whose value (read from ``planes``) is ``>= m``."""
+    """Return the mask of the lanes of ``lanes`` whose value (read from ``planes``) is ``>= m``, for 1 <= m <=
+    2 ** len(planes)."""
+    # value >= m is value > top = m - 1: some plane has 1 where top has 0, with the planes above it equal to top's
+    # bits. Where top's remaining bits are all 1 no lane can still get ahead, and where they are all 0 any 1 does:
+    # both end the walk early (m = 33: 6 operations, not 11)
+    top = m - 1
     greater = 0
-    equal = lanes
+    equal = lanes  # the lanes whose planes so far equal top's bits
     for q in reversed(range(len(planes))):
-        if m >> q & 1:
+        rest = top & ((2 << q) - 1)  # top's bits q..0
+        if rest == (2 << q) - 1:
+            break
+        if not rest:
+            return greater | (equal & reduce(or_, planes[: q + 1]))
+        if rest >> q:
             equal &= planes[q]
         else:
             greater |= equal & planes[q]
-    return greater | equal
+    return greater
 
 
 class SpareBits:
