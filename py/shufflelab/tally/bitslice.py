@@ -198,24 +198,25 @@ def uniform_planes(
 
 def _redraw_one_by_one(accepted: list[int], rejected: int, m: int, source: LaneSource, lanes: int) -> None:
     """Give each rejected lane, lowest first, a fresh ``source.below(m)``: set its bits in ``accepted``, in place."""
-    size = -(-lanes // 8)
     # few lanes, found by bytes.find on the lanes' bytes: format(rejected, "b") cost about 0.18 ms a call in Pyodide
     # (a 52-card block calls this 46 times), big-int steps per lane cost more still
-    lane_bytes = rejected.to_bytes(size, "little")
+    lane_bytes = rejected.to_bytes(-(-lanes // 8), "little")
     occupied = lane_bytes.translate(_NONZERO)  # 1 where a byte holds a rejected lane, else 0
-    ones = [bytearray(size) for _ in accepted]
+    singles: list[list[int]] = [[] for _ in accepted]  # per plane, the lanes (as 1 << lane) whose new value has its bit
     at = occupied.find(1)
     while at >= 0:
         byte = lane_bytes[at]
         for bit in range(8):  # lane 8 * at + bit: lowest first
             if byte >> bit & 1:
                 value = source.below(m)
-                for q, bits in enumerate(ones):
+                lane = 1 << (8 * at + bit)
+                for q, chosen in enumerate(singles):
                     if value >> q & 1:
-                        bits[at] |= 1 << bit
+                        chosen.append(lane)
         at = occupied.find(1, at + 1)
-    for q, bits in enumerate(ones):
-        accepted[q] |= int.from_bytes(bits, "little")
+    for q, chosen in enumerate(singles):
+        # a sum of a few single bits: int.from_bytes of a whole plane's bytes cost about twice as much in Pyodide
+        accepted[q] |= sum(chosen)
 
 
 _NONZERO = bytes([0]) + bytes([1]) * 255  # a byte's translation: 1 unless it is 0
