@@ -8,6 +8,8 @@ whole block; partners are drawn as planes by plain rejection, so every one is ex
 uniform and independent.
 """
 
+from functools import reduce
+from operator import or_
 from typing import Protocol
 
 from .fast_rng import FastRng
@@ -92,15 +94,25 @@ def value_counts(planes: list[int], count: int, root: int, wanted: int = 0) -> t
 
 
 def lanes_at_least(planes: list[int], m: int, lanes: int) -> int:
-    """Return the mask of the lanes of ``lanes`` whose value (read from ``planes``) is ``>= m``."""
+    """Return the mask of the lanes of ``lanes`` whose value (read from ``planes``) is ``>= m``, for 1 <= m <=
+    2 ** len(planes)."""
+    # value >= m is value > top = m - 1: some plane has 1 where top has 0, with the planes above it equal to top's
+    # bits. Where top's remaining bits are all 1 no lane can still get ahead, and where they are all 0 any 1 does:
+    # both end the walk early (m = 33: 6 operations, not 11)
+    top = m - 1
     greater = 0
-    equal = lanes
+    equal = lanes  # the lanes whose planes so far equal top's bits
     for q in reversed(range(len(planes))):
-        if m >> q & 1:
+        rest = top & ((2 << q) - 1)  # top's bits q..0
+        if rest == (2 << q) - 1:
+            break
+        if not rest:
+            return greater | (equal & reduce(or_, planes[: q + 1]))
+        if rest >> q:
             equal &= planes[q]
         else:
             greater |= equal & planes[q]
-    return greater | equal
+    return greater
 
 
 class SpareBits:
@@ -186,17 +198,29 @@ def uniform_planes(
 
 def _redraw_one_by_one(accepted: list[int], rejected: int, m: int, source: LaneSource, lanes: int) -> None:
     """Give each rejected lane, lowest first, a fresh ``source.below(m)``: set its bits in ``accepted``, in place."""
-    digits = format(rejected, "b")  # lane l is digit len - 1 - l: few lanes, found by str.rfind, not big-int steps
-    ones = [bytearray(-(-lanes // 8)) for _ in accepted]
-    end = len(digits)
-    while (end := digits.rfind("1", 0, end)) >= 0:
-        lane = len(digits) - 1 - end
-        value = source.below(m)
-        for q, bits in enumerate(ones):
-            if value >> q & 1:
-                bits[lane >> 3] |= 1 << (lane & 7)
-    for q, bits in enumerate(ones):
-        accepted[q] |= int.from_bytes(bits, "little")
+    # few lanes, found by bytes.find on the lanes' bytes: format(rejected, "b") cost 0.09-0.18 ms a call in Pyodide
+    # (a 52-card block calls this up to 46 times, once per step whose bound is no power of two), big-int steps per
+    # lane cost more still
+    lane_bytes = rejected.to_bytes(-(-lanes // 8), "little")
+    occupied = lane_bytes.translate(_NONZERO)  # 1 where a byte holds a rejected lane, else 0
+    singles: list[list[int]] = [[] for _ in accepted]  # per plane, the lanes (as 1 << lane) whose new value has its bit
+    at = occupied.find(1)
+    while at >= 0:
+        byte = lane_bytes[at]
+        for bit in range(8):  # lane 8 * at + bit: lowest first
+            if byte >> bit & 1:
+                value = source.below(m)
+                lane = 1 << (8 * at + bit)
+                for q, chosen in enumerate(singles):
+                    if value >> q & 1:
+                        chosen.append(lane)
+        at = occupied.find(1, at + 1)
+    for q, chosen in enumerate(singles):
+        # a sum of a few single bits: int.from_bytes of a whole plane's bytes cost about twice as much in Pyodide
+        accepted[q] |= sum(chosen)
+
+
+_NONZERO = bytes([0]) + bytes([1]) * 255  # a byte's translation: 1 unless it is 0
 
 
 def swap_with_partner(columns: Columns, i: int, partner_masks: list[int]) -> None:

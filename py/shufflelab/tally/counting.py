@@ -20,7 +20,9 @@ def count_lanes(
     window = (1 << width) - 1
     fixed_counter = [0] * n.bit_length()  # per lane, in binary: how many fixed points so far
     for p, column in enumerate(columns):
-        planes = [(plane >> start) & window for plane in column]
+        # lanes from start on; those past the window are left in: value_masks and value_counts start from the
+        # root (window), so every mask they make is inside it (an & per plane cost about 5% of the count)
+        planes = [plane >> start for plane in column]
         if seen is None:  # the tally's own loop: counts alone, and the lanes where the card is at p
             column_counts, fixed = value_counts(planes, n, window, p)
             if by_card:  # column p is card p; its values, positions

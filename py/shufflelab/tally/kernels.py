@@ -1,7 +1,7 @@
 """Tally kernels: the catalog's swap algorithms run on a whole block of decks at once.
 
 A kernel is called as ``kernel(n, lanes, source)`` and is a generator: it yields the block's
-columns after each step (the same list, changed in place), so a tally can make the next
+columns after each step (the same list each time, whole after the last step), so a tally can make the next
 block a few steps at a time while it counts the current one. ``make_block`` runs one to the
 end. Each kernel draws exactly what its port would, lane by lane (the tests compare them
 with the ports).
@@ -18,6 +18,9 @@ and ``deck_columns`` read either.
 """
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import reduce
+from itertools import repeat
+from operator import and_, or_, xor
 
 from .bitslice import (
     Columns,
@@ -91,38 +94,42 @@ def _swap_with_partners(n: int, lanes: int, drawn: Iterable[tuple[int, int, list
 
 def _inside_out(n: int, lanes: int, drawn: Iterable[tuple[int, int, list[int]]]) -> Iterator[Columns]:
     """From Fisher-Yates's draws (i = n-1..1, j below i + 1), make each card's position in every lane; yield after
-    each draw taken and after each step.
+    each draw taken and after each step (the columns are whole after the last step).
 
     Fisher-Yates swaps positions (n-1, j_{n-1}), then ..., then (1, j_1), so its deck is the product of those
     transpositions, and the product in the opposite order, (1, j_1) first, is the inverse: each card's position.
-    That is the inside-out shuffle: at step i, card i goes to place j and the card there moves to place i. Its
-    place i starts as the constant i, so a step costs 3 big-integer operations per column and plane where the
-    swap costs 4 (tests compare the decks with the port, path by path).
+    That is the inside-out shuffle: at step i, card i goes to place j and the card there moves to place i (tests
+    compare the decks with the port, path by path).
+
+    A step costs 2 big-integer operations per place and plane, and 1 per place: each place's plane takes card i's
+    bit where j is that place (``|`` the lanes, or ``&`` the others), and place i's plane is the XOR of the rest,
+    since places 0..i hold cards 0..i in every lane. Gathering place j's card lane by lane cost 2 of its own.
     """
     every_lane = (1 << lanes) - 1
     width = planes_per_card(n)
-    columns = [[0] * width]  # the inside-out deck of one card: card 0 at place 0
+    rows = [[0] for _ in range(width)]  # rows[q][v]: plane q of place v's card; one place so far, holding card 0
+    columns: Columns = []  # the same planes place by place, once the last step is done
     steps = []
     for step in drawn:  # the draws come i = n-1 first; the steps go i = 1 first
         steps.append(step)
         yield columns
-    for i, m, partners in reversed(steps):
-        masks = value_masks(partners, m, every_lane)  # masks[v]: the lanes where j = v
-        used = i.bit_length()  # places up to i: the planes above are 0 in every column, and stay 0 this step
-        ones = [(i >> q) & 1 for q in range(used)]
-        gathered = [masks[i] if one else 0 for one in ones]  # where j = i, card i stays at place i
-        for v in range(i):
-            mask = masks[v]
-            if not mask:
-                continue
-            column = columns[v]
-            taken = [plane & mask for plane in column[:used]]  # where j = v: place v's card moves to place i ...
-            gathered = [g | t for g, t in zip(gathered, taken)]
-            # ... and card i takes place v: its bit q set, or cleared, in those lanes
-            columns[v] = [plane | mask if one else plane ^ t for plane, t, one in zip(column, taken, ones)
-                          ] + column[used:]
-        columns.append(gathered + [0] * (width - used))
+    for i, _, partners in reversed(steps):
+        masks = value_masks(partners, i, every_lane)  # masks[v]: the lanes where j = v < i (j = i changes nothing)
+        used = i.bit_length()  # cards up to i: the planes above are 0 at every place, and stay 0 this step
+        cards_xor = _xor_up_to(i)  # bit q set: an odd number of the cards 0..i have bit q set
+        keeps = list(map(xor, masks, repeat(every_lane))) if i + 1 != 1 << used else []  # the lanes where j != v
+        for q, row in enumerate(rows[:used]):
+            row[:] = map(or_, row, masks) if i >> q & 1 else map(and_, row, keeps)
+            row.append(reduce(xor, row, every_lane if cards_xor >> q & 1 else 0))  # place i: the card left over
+        for row in rows[used:]:
+            row.append(0)
         yield columns
+    columns[:] = map(list, zip(*rows))
+
+
+def _xor_up_to(i: int) -> int:
+    """Return 0 ^ 1 ^ ... ^ i."""
+    return (i, 1, i + 1, 0)[i % 4]
 
 
 fisher_yates_block = Kernel(

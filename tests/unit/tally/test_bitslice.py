@@ -13,6 +13,7 @@ from shufflelab.tally.bitslice import (
     SpareBits,
     decks_from_columns,
     fresh_columns,
+    lanes_at_least,
     planes_from_lane_bytes,
     uniform_planes,
     value_counts,
@@ -106,6 +107,20 @@ def test_every_value_of_the_bits_maps_to_itself_or_is_rejected():
         source = ScriptedLanes(planes_of(words, width) + planes_of(refill, width))
         values = read_lanes(uniform_planes(m, len(words), source, fix_one_by_one_at=0), len(words))
         assert values == [w if w < m else 0 for w in words]
+
+
+def test_lanes_at_least_are_exactly_the_lanes_whose_value_reaches_the_bound():
+    # every value of 1 to 7 bits in a lane of its own, and every bound, in all lanes and in a random half of them
+    # (the walk stops early where the bound's remaining bits are all 0 or all 1: each way is hit here)
+    rng = random.Random(8)
+    for width in range(1, 8):
+        values = list(range(1 << width))
+        planes = planes_of(values, width)
+        for m in range(1, (1 << width) + 1):
+            for among in ((1 << len(values)) - 1, rng.getrandbits(len(values))):
+                wanted = [among >> lane & 1 and value >= m for lane, value in enumerate(values)]
+                found = lanes_at_least(planes, m, among)
+                assert [found >> lane & 1 == 1 for lane in range(len(values))] == wanted, (width, m)
 
 
 def test_partner_draws_are_uniform_at_a_fixed_seed():
