@@ -12,6 +12,7 @@ from collections import defaultdict
 from fractions import Fraction
 from itertools import repeat
 from operator import add, mul
+from typing import NamedTuple
 
 from .. import algorithms
 from .composition import IntDist, as_int_dist, repeat_passes
@@ -217,36 +218,67 @@ def chain_states(n: int) -> int:
 PROGRESS_EVERY = 50  # states between two progress reports (about 0.1 s at 52 cards in Pyodide)
 
 
+class _Shape(NamedTuple):
+    """Where a state's numbers sit: n cards, per_cell of them to an entry (two to a complex number)."""
+
+    n: int
+    per_cell: int
+    width: int  # entries in a row of the full place × card matrix
+    longest: int  # the longest left half any cut makes
+    band_from: int  # the first entry column whose cards every cut leaves in the deck
+
+
+def _shape(n: int, per_cell: int) -> _Shape:
+    """Return the layout of n cards at per_cell cards an entry."""
+    longest = min(max(algorithms.riffle_physical_cut(n, 8), 0), n)
+    return _Shape(n, per_cell, -(-n // per_cell), longest, -(-longest // per_cell))
+
+
+def _row_width(shape: _Shape, left_count: int) -> int:
+    """Return the entry columns of a state's rows part: the cards neither waiting nor banded."""
+    return shape.band_from - max(left_count, 0) // shape.per_cell
+
+
+def _band_length(shape: _Shape, left_count: int, g: int) -> int:
+    """Return how many places each band holds while the left half has left_count + g cards.
+
+    A card c that every cut leaves in the deck sits at its deck index (c − cut, at least
+    c − longest) plus the left-half cards put in before it (at most cut − the left half's
+    length now): so it is only ever at places c − longest to c − that length, and the
+    other places of its column, zeros, are not stored (a third of all entries at 52 cards).
+    """
+    return shape.longest - (left_count + g) + shape.per_cell
+
+
+def _band_low(shape: _Shape, band: int) -> int:
+    """Return the place a band starts at: its first card's place were the cut the longest."""
+    return (shape.band_from + band) * shape.per_cell - shape.longest
+
+
 def _pass_flat_steps(n: int, one, per_cell: int):
     """Yield the fraction of states done now and then; return the final place × card matrix, flat, per_cell
     cards per entry.
 
-    The chain goes level by level (left_count falling). Within a level, a state's data are
-    the rows of the deck and of the left half's taken part only, for the cards not still
-    waiting (the waiting cards sit in order below, one row each, with the state's whole
-    mass, kept in a last cell); a take moves rows into an intermediate (counters before the
-    drop), and the four drops, which move no card, are sums of those intermediates.
+    The chain goes level by level (left_count falling). Within a level, a state's data are,
+    for the cards not still waiting (the waiting cards sit in order below, one row each, with
+    the state's whole mass, kept in a last cell), the rows of the deck and of the left half's
+    taken part, place by place, then the bands (``_band_length``) of the cards every cut
+    leaves in the deck, card column by card column; a take moves rows into an intermediate
+    (counters before the drop), and the four drops, which move no card, are sums of those
+    intermediates.
     """
-    width = -(-n // per_cell)
+    shape = _shape(n, per_cell)
     zero = one - one
     units = [one, one * 1j] if per_cell == 2 else [one]
     total = chain_states(n)
     done = 0
     starts: dict[tuple[int, int, int], list] = {}  # the 36 cuts' first states
     for deck, _left_half, key in _first_states(n):
-        flat = _level_zeros(n, key[0], per_cell, zero)
-        row_width = width - max(key[0], 0) // per_cell
-        base = max(key[0], 0) // per_cell
-        for place, card in enumerate(deck):
-            flat[place * row_width + card // per_cell - base] = units[card % per_cell] / 36
-        flat[-1] = one / 36
-        _add_into(starts, key, flat)
+        _add_into(starts, key, _first_data(shape, deck, key, [unit / 36 for unit in units]))
     top = max((key[0] for key in starts), default=0)
     taken: dict[tuple[int, int, int], list] = {}  # (left_count, g, right_count + take) -> data moved there, summed once
-    final = [zero] * (n * width)
     for level in range(top, 0, -1):
         floor = physical_floor(n, level)
-        row_width = width - level // per_cell
         for g in range(4):
             highs = [key[2] for key in taken if key[0] == level and key[1] == g]
             highs += [key[2] for key in starts if key[0] == level and key[1] == g]
@@ -269,7 +301,7 @@ def _pass_flat_steps(n: int, one, per_cell: int):
                 plus.pop(right_count + 4, None)
                 if right_count > floor:
                     plus[right_count] = _sum([parts[0], flat])
-                _take_all(n, (level, g, right_count), flat, row_width, per_cell, units, taken)
+                _take_all(shape, (level, g, right_count), flat, units, taken)
     terminal: dict[tuple[int, int, int], list] = {}
     for (left_count, g, right_count), flat in starts.items():  # cuts of nothing: the loop never runs
         _add_into(terminal, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
@@ -277,21 +309,37 @@ def _pass_flat_steps(n: int, one, per_cell: int):
         flat = _sum(parts)
         for drop in range(4):
             right_count = max(high - drop, physical_floor(n, left_count))
-            deck_rows = n - left_count - g
-            start = splice_start(right_count, deck_rows)
-            _add_into(terminal, (left_count, g, start), flat)
-    for (left_count, g, start), flat in terminal.items():
+            _add_into(terminal, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
+    final = [zero] * (n * shape.width)
+    for key, flat in terminal.items():
         done += 1
-        deck_cells = (n - left_count - g) * width
-        start *= width
-        final = list(map(add, final, flat[:start] + flat[deck_cells:-1] + flat[start:deck_cells]))
+        final = list(map(add, final, _finished(shape, key, flat)))
     return final
 
 
-def _level_zeros(n: int, left_count: int, per_cell: int, zero) -> list:
-    """Return zero data for a state at this level: rows of the cards not waiting, then the mass cell."""
-    waiting = max(left_count, 0)
-    return [zero] * ((n - waiting) * (-(-n // per_cell) - waiting // per_cell) + 1)
+def _first_data(shape: _Shape, deck: list, key: tuple[int, int, int], units: list) -> list:
+    """Return a cut's first state's data: each deck card at its place with the cut's share, and its mass."""
+    left_count, g, _ = key
+    width, band = _row_width(shape, left_count), _band_length(shape, left_count, g)
+    rows = shape.n - max(left_count, 0)
+    data = _zeros(shape, left_count, g, units[0] - units[0])
+    base = max(left_count, 0) // shape.per_cell
+    for place, card in enumerate(deck):
+        column = card // shape.per_cell
+        if column < shape.band_from:
+            data[place * width + column - base] = units[card % shape.per_cell]
+        else:
+            banded = column - shape.band_from
+            data[rows * width + banded * band + place - _band_low(shape, banded)] = units[card % shape.per_cell]
+    data[-1] = units[0]
+    return data
+
+
+def _zeros(shape: _Shape, left_count: int, g: int, zero) -> list:
+    """Return zero data for a state: its rows part, its bands, then the mass cell."""
+    rows = shape.n - max(left_count, 0)
+    bands = shape.width - shape.band_from
+    return [zero] * (rows * _row_width(shape, left_count) + bands * _band_length(shape, left_count, g) + 1)
 
 
 def _add_into(held: dict, key, flat: list) -> None:
@@ -321,39 +369,82 @@ def _sum(parts: list, scale=None):
     return list(total) if len(parts) > 1 or scale is not None else parts[0]
 
 
-def _take_all(n: int, key: tuple[int, int, int], flat: list, row_width: int, per_cell: int, units: list,
-              taken: dict) -> None:
+def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list, taken: dict) -> None:
     """Add a state's data, moved as the port moves cards for each take of 1 to 3, to the intermediates it leads to."""
     left_count, g, right_count = key
+    n, per_cell = shape.n, shape.per_cell
     zero = flat[-1] - flat[-1]
     deck_rows = n - left_count - g
-    start = splice_start(right_count, deck_rows) * row_width
-    deck_cells = deck_rows * row_width
+    start_row = splice_start(right_count, deck_rows)
+    row_width = _row_width(shape, left_count)
+    start, deck_cells = start_row * row_width, deck_rows * row_width
+    rows_end = (n - left_count) * row_width
+    band = _band_length(shape, left_count, g)
+    bands = flat[rows_end:-1]
     base = left_count // per_cell
     for take in (1, 2, 3):
-        kept = min(take, g) * row_width + deck_cells
+        moved_rows = min(take, g)
+        kept = moved_rows * row_width + deck_cells
         # the taken rows of the left half go in at the splice start; nothing else moves
         into_deck = flat[:start] + flat[deck_cells:kept] + flat[start:deck_cells]
-        rest = flat[kept:-1]
+        rest = flat[kept:rows_end]
         waiting = max(left_count - take, 0)
         pad = base - waiting // per_cell
         new_width = row_width + pad
         if pad:
-            into_deck, rest = _widen(into_deck, row_width, pad, zero), _widen(rest, row_width, pad, zero)
+            into_deck = _widen(into_deck, deck_rows + moved_rows, row_width, pad, zero)
+            rest = _widen(rest, g - moved_rows, row_width, pad, zero)
         shown = []
         for card in range(waiting, left_count):  # no longer waiting: now in the left half's taken part
             row = [zero] * new_width
             row[card // per_cell - waiting // per_cell] = flat[-1] * units[card % per_cell]
             shown += row
         moved = into_deck + shown + rest
+        moved += _spread_bands(shape, bands, band, start_row, moved_rows, zero)
         moved.append(flat[-1])
         taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
 
 
-def _widen(part: list, row_width: int, pad: int, zero) -> list:
+def _spread_bands(shape: _Shape, bands: list, band: int, start_row: int, inserted: int, zero) -> list:
+    """Return the bands after inserted rows went in at start_row: each band grows by that many zeros where they went."""
+    if not inserted:
+        return bands
+    out = []
+    gap = [zero] * inserted
+    for banded in range(shape.width - shape.band_from):
+        at = banded * band + min(max(start_row - _band_low(shape, banded), 0), band)
+        out += bands[banded * band:at]
+        out += gap
+        out += bands[at:(banded + 1) * band]
+    return out
+
+
+def _finished(shape: _Shape, key: tuple[int, int, int], flat: list) -> list:
+    """Return a loop's last state's data as the full place × card matrix, the left half put in at the splice start."""
+    left_count, g, start_row = key
+    n, width = shape.n, shape.width
+    zero = flat[-1] - flat[-1]
+    row_width = _row_width(shape, left_count)  # all cards: none is waiting
+    deck_rows, rows_end = n - left_count - g, n * row_width
+    start, deck_cells = start_row * row_width, deck_rows * row_width
+    rows = flat[:start] + flat[deck_cells:rows_end] + flat[start:deck_cells]
+    out = [zero] * (n * width)
+    for column in range(row_width):
+        out[column::width] = rows[column::row_width]
+    band = _band_length(shape, left_count, g)
+    gap = [zero] * (left_count + g)
+    for banded in range(width - shape.band_from):
+        low = _band_low(shape, banded)
+        cells = flat[rows_end + banded * band:rows_end + (banded + 1) * band]
+        at = min(max(start_row - low, 0), band)
+        column = [zero] * low + cells[:at] + gap + cells[at:]
+        out[shape.band_from + banded::width] = column[:n] + [zero] * (n - len(column))
+    return out
+
+
+def _widen(part: list, rows: int, row_width: int, pad: int, zero) -> list:
     """Return rows of row_width with pad zero cells put before each (columns of cards no longer waiting)."""
     new_width = row_width + pad
-    rows = len(part) // row_width if row_width else 0  # no columns: every card is waiting, and there are no rows
     out = [zero] * (rows * new_width)
     for column in range(row_width):
         out[pad + column::new_width] = part[column::row_width]
