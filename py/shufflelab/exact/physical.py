@@ -380,7 +380,7 @@ def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list,
     start, deck_cells = start_row * row_width, deck_rows * row_width
     rows_end = (n - left_count) * row_width
     band = _band_length(shape, left_count, g)
-    bands = flat[rows_end:-1]
+    spread = {0: flat[rows_end:-1]}  # rows moved -> the bands after
     base = left_count // per_cell
     for take in (1, 2, 3):
         moved_rows = min(take, g)
@@ -399,23 +399,20 @@ def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list,
             row = [zero] * new_width
             row[card // per_cell - waiting // per_cell] = flat[-1] * units[card % per_cell]
             shown += row
-        moved = into_deck + shown + rest
-        moved += _spread_bands(shape, bands, band, start_row, moved_rows, zero)
+        if moved_rows not in spread:  # takes of g or more move the same rows
+            spread[moved_rows] = _spread_bands(shape, spread[0], band, start_row, moved_rows, zero)
+        moved = into_deck + shown + rest + spread[moved_rows]
         moved.append(flat[-1])
         taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
 
 
 def _spread_bands(shape: _Shape, bands: list, band: int, start_row: int, inserted: int, zero) -> list:
     """Return the bands after inserted rows went in at start_row: each band grows by that many zeros where they went."""
-    if not inserted:
-        return bands
-    out = []
+    out = list(bands)
     gap = [zero] * inserted
-    for banded in range(shape.width - shape.band_from):
+    for banded in reversed(range(shape.width - shape.band_from)):  # from the end, so earlier offsets hold
         at = banded * band + min(max(start_row - _band_low(shape, banded), 0), band)
-        out += bands[banded * band:at]
-        out += gap
-        out += bands[at:(banded + 1) * band]
+        out[at:at] = gap
     return out
 
 
