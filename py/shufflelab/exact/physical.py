@@ -386,22 +386,23 @@ def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list,
         moved_rows = min(take, g)
         kept = moved_rows * row_width + deck_cells
         # the taken rows of the left half go in at the splice start; nothing else moves
-        into_deck = flat[:start] + flat[deck_cells:kept] + flat[start:deck_cells]
+        moved = flat[:start]
+        moved += flat[deck_cells:kept]
+        moved += flat[start:deck_cells]
         rest = flat[kept:rows_end]
         waiting = max(left_count - take, 0)
         pad = base - waiting // per_cell
-        new_width = row_width + pad
         if pad:
-            into_deck = _widen(into_deck, deck_rows + moved_rows, row_width, pad, zero)
+            moved = _widen(moved, deck_rows + moved_rows, row_width, pad, zero)
             rest = _widen(rest, g - moved_rows, row_width, pad, zero)
-        shown = []
         for card in range(waiting, left_count):  # no longer waiting: now in the left half's taken part
-            row = [zero] * new_width
+            row = [zero] * (row_width + pad)
             row[card // per_cell - waiting // per_cell] = flat[-1] * units[card % per_cell]
-            shown += row
+            moved += row
+        moved += rest
         if moved_rows not in spread:  # takes of g or more move the same rows
             spread[moved_rows] = _spread_bands(shape, spread[0], band, start_row, moved_rows, zero)
-        moved = into_deck + shown + rest + spread[moved_rows]
+        moved += spread[moved_rows]
         moved.append(flat[-1])
         taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
 
@@ -441,6 +442,12 @@ def _finished(shape: _Shape, key: tuple[int, int, int], flat: list) -> list:
 
 def _widen(part: list, rows: int, row_width: int, pad: int, zero) -> list:
     """Return rows of row_width with pad zero cells put before each (columns of cards no longer waiting)."""
+    if rows < row_width:  # fewer operations row by row
+        out = []
+        for row in range(rows):
+            out += [zero] * pad
+            out += part[row * row_width:(row + 1) * row_width]
+        return out
     new_width = row_width + pad
     out = [zero] * (rows * new_width)
     for column in range(row_width):
