@@ -302,17 +302,29 @@ def _pass_flat_steps(n: int, one, per_cell: int):
                 if right_count > floor:
                     plus[right_count] = _sum([parts[0], flat])
                 _take_all(shape, (level, g, right_count), flat, units, taken)
-    terminal: dict[tuple[int, int, int], list] = {}
+    ends: dict[tuple[int, int, int], list] = {}  # (left_count, g, splice start) -> data when the loop ends
     for (left_count, g, right_count), flat in starts.items():  # cuts of nothing: the loop never runs
-        _add_into(terminal, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
-    for (left_count, g, high), parts in taken.items():
-        flat = _sum(parts)
-        for drop in range(4):
-            right_count = max(high - drop, physical_floor(n, left_count))
-            _add_into(terminal, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
+        _add_into(ends, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
+    for left_count, g in sorted({key[:2] for key in taken}, reverse=True):
+        floor = physical_floor(n, left_count)
+        here = {key[2]: _sum(taken.pop(key)) for key in [key for key in taken if key[:2] == (left_count, g)]}
+        pairs: dict[int, list] = {}  # right_count -> the intermediates at it and one above
+        # no loop now: a state is the sum of the four intermediates its drops come from
+        for right_count in range(max(here), floor - 1, -1):
+            pairs[right_count] = _sum([here.get(right_count), here.get(right_count + 1)])
+            if right_count == floor:  # drops below the floor stay at it
+                flat = _sum([_times(here.get(floor + d), 4 - d) for d in range(4)])
+            else:
+                flat = _sum([pairs[right_count], pairs.get(right_count + 2)])
+            pairs.pop(right_count + 3, None)
+            if flat is None:
+                continue
+            done += 1
+            if done % PROGRESS_EVERY == 0:
+                yield done / total
+            _add_into(ends, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
     final = [zero] * (n * shape.width)
-    for key, flat in terminal.items():
-        done += 1
+    for key, flat in ends.items():
         final = list(map(add, final, _finished(shape, key, flat)))
     return final
 
