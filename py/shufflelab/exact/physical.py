@@ -285,22 +285,28 @@ def _pass_flat_steps(n: int, one, per_cell: int):
             if not highs:
                 continue
             plus: dict[int, list] = {}  # right_count -> its intermediate plus its own data after the self-loop
+            pairs: dict[int, list] = {}  # odd right_count -> plus there and one above: each pair serves two states
             for right_count in range(max(highs), floor - 1, -1):
                 parts = [_sum(taken.pop((level, g, right_count), [])), starts.pop((level, g, right_count), None)]
                 if right_count == floor:
                     parts = [_times(parts[0], 4), parts[1]]
                     parts += [_times(plus.get(floor + d), 4 - d) for d in (1, 2, 3)]
+                elif right_count % 2:  # the three pluses above, as one plus and a pair
+                    parts += [plus.get(right_count + 1), pairs.get(right_count + 2)]
                 else:
-                    parts += [plus.get(right_count + d) for d in (1, 2, 3)]
+                    parts += [pairs.get(right_count + 1), plus.get(right_count + 3)]
                 flat = _sum(parts, one / (12 if right_count == floor else 15))
+                plus.pop(right_count + 4, None)
+                pairs.pop(right_count + 3, None)
+                if flat is not None and right_count > floor:
+                    plus[right_count] = _sum([parts[0], flat])
+                if right_count % 2:
+                    pairs[right_count] = _sum([plus.get(right_count), plus.get(right_count + 1)])
                 if flat is None:
                     continue
                 done += 1
                 if done % PROGRESS_EVERY == 0:
                     yield done / total
-                plus.pop(right_count + 4, None)
-                if right_count > floor:
-                    plus[right_count] = _sum([parts[0], flat])
                 _take_all(shape, (level, g, right_count), flat, units, taken)
     ends: dict[tuple[int, int, int], list] = {}  # (left_count, g, splice start) -> data when the loop ends
     for (left_count, g, right_count), flat in starts.items():  # cuts of nothing: the loop never runs
@@ -391,7 +397,7 @@ def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list,
     row_width = _row_width(shape, left_count)
     start, deck_cells = start_row * row_width, deck_rows * row_width
     rows_end = (n - left_count) * row_width
-    band = _band_length(shape, left_count, g)
+    offsets = _gap_offsets(shape, _band_length(shape, left_count, g), start_row)
     spread = {0: flat[rows_end:-1]}  # rows moved -> the bands after
     base = left_count // per_cell
     for take in (1, 2, 3):
@@ -413,18 +419,24 @@ def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list,
             moved += row
         moved += rest
         if moved_rows not in spread:  # takes of g or more move the same rows
-            spread[moved_rows] = _spread_bands(shape, spread[0], band, start_row, moved_rows, zero)
+            spread[moved_rows] = _spread_bands(spread[0], offsets, moved_rows, zero)
         moved += spread[moved_rows]
         moved.append(flat[-1])
         taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
 
 
-def _spread_bands(shape: _Shape, bands: list, band: int, start_row: int, inserted: int, zero) -> list:
-    """Return the bands after inserted rows went in at start_row: each band grows by that many zeros where they went."""
+def _gap_offsets(shape: _Shape, band: int, start_row: int) -> list:
+    """Return where rows put in at start_row open a gap in each band (offsets into the bands, the last band's first)."""
+    low = _band_low(shape, 0)
+    return [banded * band + min(max(start_row - low - banded * shape.per_cell, 0), band)
+            for banded in reversed(range(shape.width - shape.band_from))]
+
+
+def _spread_bands(bands: list, offsets: list, inserted: int, zero) -> list:
+    """Return the bands with inserted zeros at each offset (taken from the end, so earlier offsets hold)."""
     out = list(bands)
     gap = [zero] * inserted
-    for banded in reversed(range(shape.width - shape.band_from)):  # from the end, so earlier offsets hold
-        at = banded * band + min(max(start_row - _band_low(shape, banded), 0), band)
+    for at in offsets:
         out[at:at] = gap
     return out
 
