@@ -21,9 +21,9 @@ from .errors import ExactTooCostly
 from .matrices import Matrix, matrix_power, splice_start
 
 MAX_PHYSICAL_MATRIX_CARDS = 52  # the pass matrix costs about O(n⁴) (n^3.7 measured from 30 to 52 cards)
-# a first 52-card matrix, CPython 3.11 here (7.5 s in Pyodide in Chromium: `scripts/bench.py --physical`);
-# the cache makes a second call free
-PHYSICAL_SECONDS_AT_52 = 3.4
+# a first 52-card matrix, CPython 3.11 here, median of side-by-side runs (3.1 s before the bands); 5.3 s in
+# Pyodide in Chromium (7.6 s before, in turns: `scripts/bench.py --physical`); the cache makes a second call free
+PHYSICAL_SECONDS_AT_52 = 2.2
 
 
 def physical_cut(deck: list, cut_draw: int, right_draw: int) -> tuple[list, int, int]:
@@ -128,13 +128,15 @@ def pass_matrix(n: int, one=1.0) -> Matrix:
     chain state this keeps the matrix (place in deck-then-left-half × card) of joint
     probabilities and moves its rows exactly as the port moves cards. There are O(n²)
     states, so the cost is O(n⁴): exact for any n. Level by level (``_pass_flat_steps``), 52 cards
-    took a median 4.1 s against the state-by-state reference's 30.3 s in one loaded run here (7.4×).
-    Floats travel two cards to a complex number, halving the element operations.
+    took a median 2.35 s against the state-by-state reference's 11.5 s in three runs side by side here (4.9×).
+    Floats travel two cards to a complex number, halving the element operations, and the
+    cards every cut leaves in the deck are kept as bands (``_band_length``), a third fewer.
     """
     if n > MAX_PHYSICAL_MATRIX_CARDS:
         raise ExactTooCostly(
-            f"riffle-physical's exact matrix costs O(n⁴) (about 15 s at {MAX_PHYSICAL_MATRIX_CARDS} cards "
-            f"in CPython, 16 times that at twice the cards), so it is limited to {MAX_PHYSICAL_MATRIX_CARDS} cards"
+            f"riffle-physical's exact matrix costs O(n⁴) (about {PHYSICAL_SECONDS_AT_52:g} s at "
+            f"{MAX_PHYSICAL_MATRIX_CARDS} cards in CPython, 16 times that at twice the cards), so it is limited "
+            f"to {MAX_PHYSICAL_MATRIX_CARDS} cards"
         )
     if isinstance(one, float):
         return [list(row) for row in _finish(_pass_float_steps(n))]
@@ -215,7 +217,7 @@ def chain_states(n: int) -> int:
     return count
 
 
-PROGRESS_EVERY = 50  # states between two progress reports (about 0.1 s at 52 cards in Pyodide)
+PROGRESS_EVERY = 50  # states between two progress reports (at 52 cards in Pyodide about 0.02 s, 0.15 s at most: the end)
 
 
 class _Shape(NamedTuple):
