@@ -12,6 +12,7 @@ from collections import defaultdict
 from fractions import Fraction
 from itertools import repeat
 from operator import add, mul
+from typing import NamedTuple
 
 from .. import algorithms
 from .composition import IntDist, as_int_dist, repeat_passes
@@ -20,9 +21,9 @@ from .errors import ExactTooCostly
 from .matrices import Matrix, matrix_power, splice_start
 
 MAX_PHYSICAL_MATRIX_CARDS = 52  # the pass matrix costs about O(n⁴) (n^3.7 measured from 30 to 52 cards)
-# a first 52-card matrix, CPython 3.11 here (7.5 s in Pyodide in Chromium: `scripts/bench.py --physical`);
-# the cache makes a second call free
-PHYSICAL_SECONDS_AT_52 = 3.4
+# a first 52-card matrix, CPython 3.11 here, median of side-by-side runs (3.1 s before the bands); 5.3 s in
+# Pyodide in Chromium (7.6 s before, in turns: `scripts/bench.py --physical`); the cache makes a second call free
+PHYSICAL_SECONDS_AT_52 = 2.2
 
 
 def physical_cut(deck: list, cut_draw: int, right_draw: int) -> tuple[list, int, int]:
@@ -127,13 +128,15 @@ def pass_matrix(n: int, one=1.0) -> Matrix:
     chain state this keeps the matrix (place in deck-then-left-half × card) of joint
     probabilities and moves its rows exactly as the port moves cards. There are O(n²)
     states, so the cost is O(n⁴): exact for any n. Level by level (``_pass_flat_steps``), 52 cards
-    took a median 4.1 s against the state-by-state reference's 30.3 s in one loaded run here (7.4×).
-    Floats travel two cards to a complex number, halving the element operations.
+    took a median 2.35 s against the state-by-state reference's 11.5 s in three runs side by side here (4.9×).
+    Floats travel two cards to a complex number, halving the element operations, and the
+    cards every cut leaves in the deck are kept as bands (``_band_length``), a third fewer.
     """
     if n > MAX_PHYSICAL_MATRIX_CARDS:
         raise ExactTooCostly(
-            f"riffle-physical's exact matrix costs O(n⁴) (about 15 s at {MAX_PHYSICAL_MATRIX_CARDS} cards "
-            f"in CPython, 16 times that at twice the cards), so it is limited to {MAX_PHYSICAL_MATRIX_CARDS} cards"
+            f"riffle-physical's exact matrix costs O(n⁴) (about {PHYSICAL_SECONDS_AT_52:g} s at "
+            f"{MAX_PHYSICAL_MATRIX_CARDS} cards in CPython, 16 times that at twice the cards), so it is limited "
+            f"to {MAX_PHYSICAL_MATRIX_CARDS} cards"
         )
     if isinstance(one, float):
         return [list(row) for row in _finish(_pass_float_steps(n))]
@@ -214,84 +217,149 @@ def chain_states(n: int) -> int:
     return count
 
 
-PROGRESS_EVERY = 50  # states between two progress reports (about 0.1 s at 52 cards in Pyodide)
+PROGRESS_EVERY = 50  # states between two progress reports (at 52 cards in Pyodide about 0.02 s, 0.15 s at most: the end)
+
+
+class _Shape(NamedTuple):
+    """Where a state's numbers sit: n cards, per_cell of them to an entry (two to a complex number)."""
+
+    n: int
+    per_cell: int
+    width: int  # entries in a row of the full place × card matrix
+    longest: int  # the longest left half any cut makes
+    band_from: int  # the first entry column whose cards every cut leaves in the deck
+
+
+def _shape(n: int, per_cell: int) -> _Shape:
+    """Return the layout of n cards at per_cell cards an entry."""
+    longest = min(max(algorithms.riffle_physical_cut(n, 8), 0), n)
+    return _Shape(n, per_cell, -(-n // per_cell), longest, -(-longest // per_cell))
+
+
+def _row_width(shape: _Shape, left_count: int) -> int:
+    """Return the entry columns of a state's rows part: the cards neither waiting nor banded."""
+    return shape.band_from - max(left_count, 0) // shape.per_cell
+
+
+def _band_length(shape: _Shape, left_count: int, g: int) -> int:
+    """Return how many places each band holds while the left half has left_count + g cards.
+
+    A card c that every cut leaves in the deck sits at its deck index (c − cut, at least
+    c − longest) plus the left-half cards put in before it (at most cut − the left half's
+    length now): so it is only ever at places c − longest to c − that length, and the
+    other places of its column, zeros, are not stored (a third of all entries at 52 cards).
+    """
+    return shape.longest - (left_count + g) + shape.per_cell
+
+
+def _band_low(shape: _Shape, band: int) -> int:
+    """Return the place a band starts at: its first card's place were the cut the longest."""
+    return (shape.band_from + band) * shape.per_cell - shape.longest
 
 
 def _pass_flat_steps(n: int, one, per_cell: int):
     """Yield the fraction of states done now and then; return the final place × card matrix, flat, per_cell
     cards per entry.
 
-    The chain goes level by level (left_count falling). Within a level, a state's data are
-    the rows of the deck and of the left half's taken part only, for the cards not still
-    waiting (the waiting cards sit in order below, one row each, with the state's whole
-    mass, kept in a last cell); a take moves rows into an intermediate (counters before the
-    drop), and the four drops, which move no card, are sums of those intermediates.
+    The chain goes level by level (left_count falling). Within a level, a state's data are,
+    for the cards not still waiting (the waiting cards sit in order below, one row each, with
+    the state's whole mass, kept in a last cell), the rows of the deck and of the left half's
+    taken part, place by place, then the bands (``_band_length``) of the cards every cut
+    leaves in the deck, card column by card column; a take moves rows into an intermediate
+    (counters before the drop), and the four drops, which move no card, are sums of those
+    intermediates.
     """
-    width = -(-n // per_cell)
+    shape = _shape(n, per_cell)
     zero = one - one
     units = [one, one * 1j] if per_cell == 2 else [one]
     total = chain_states(n)
     done = 0
     starts: dict[tuple[int, int, int], list] = {}  # the 36 cuts' first states
     for deck, _left_half, key in _first_states(n):
-        flat = _level_zeros(n, key[0], per_cell, zero)
-        row_width = width - max(key[0], 0) // per_cell
-        base = max(key[0], 0) // per_cell
-        for place, card in enumerate(deck):
-            flat[place * row_width + card // per_cell - base] = units[card % per_cell] / 36
-        flat[-1] = one / 36
-        _add_into(starts, key, flat)
+        _add_into(starts, key, _first_data(shape, deck, key, [unit / 36 for unit in units]))
     top = max((key[0] for key in starts), default=0)
     taken: dict[tuple[int, int, int], list] = {}  # (left_count, g, right_count + take) -> data moved there, summed once
-    final = [zero] * (n * width)
     for level in range(top, 0, -1):
         floor = physical_floor(n, level)
-        row_width = width - level // per_cell
         for g in range(4):
             highs = [key[2] for key in taken if key[0] == level and key[1] == g]
             highs += [key[2] for key in starts if key[0] == level and key[1] == g]
             if not highs:
                 continue
             plus: dict[int, list] = {}  # right_count -> its intermediate plus its own data after the self-loop
+            pairs: dict[int, list] = {}  # odd right_count -> plus there and one above: each pair serves two states
             for right_count in range(max(highs), floor - 1, -1):
                 parts = [_sum(taken.pop((level, g, right_count), [])), starts.pop((level, g, right_count), None)]
                 if right_count == floor:
                     parts = [_times(parts[0], 4), parts[1]]
                     parts += [_times(plus.get(floor + d), 4 - d) for d in (1, 2, 3)]
+                elif right_count % 2:  # the three pluses above, as one plus and a pair
+                    parts += [plus.get(right_count + 1), pairs.get(right_count + 2)]
                 else:
-                    parts += [plus.get(right_count + d) for d in (1, 2, 3)]
+                    parts += [pairs.get(right_count + 1), plus.get(right_count + 3)]
                 flat = _sum(parts, one / (12 if right_count == floor else 15))
+                plus.pop(right_count + 4, None)
+                pairs.pop(right_count + 3, None)
+                if flat is not None and right_count > floor:
+                    plus[right_count] = _sum([parts[0], flat])
+                if right_count % 2:
+                    pairs[right_count] = _sum([plus.get(right_count), plus.get(right_count + 1)])
                 if flat is None:
                     continue
                 done += 1
                 if done % PROGRESS_EVERY == 0:
                     yield done / total
-                plus.pop(right_count + 4, None)
-                if right_count > floor:
-                    plus[right_count] = _sum([parts[0], flat])
-                _take_all(n, (level, g, right_count), flat, row_width, per_cell, units, taken)
-    terminal: dict[tuple[int, int, int], list] = {}
+                _take_all(shape, (level, g, right_count), flat, units, taken)
+    ends: dict[tuple[int, int, int], list] = {}  # (left_count, g, splice start) -> data when the loop ends
     for (left_count, g, right_count), flat in starts.items():  # cuts of nothing: the loop never runs
-        _add_into(terminal, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
-    for (left_count, g, high), parts in taken.items():
-        flat = _sum(parts)
-        for drop in range(4):
-            right_count = max(high - drop, physical_floor(n, left_count))
-            deck_rows = n - left_count - g
-            start = splice_start(right_count, deck_rows)
-            _add_into(terminal, (left_count, g, start), flat)
-    for (left_count, g, start), flat in terminal.items():
-        done += 1
-        deck_cells = (n - left_count - g) * width
-        start *= width
-        final = list(map(add, final, flat[:start] + flat[deck_cells:-1] + flat[start:deck_cells]))
+        _add_into(ends, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
+    for left_count, g in sorted({key[:2] for key in taken}, reverse=True):
+        floor = physical_floor(n, left_count)
+        here = {key[2]: _sum(taken.pop(key)) for key in [key for key in taken if key[:2] == (left_count, g)]}
+        pairs: dict[int, list] = {}  # right_count -> the intermediates at it and one above
+        # no loop now: a state is the sum of the four intermediates its drops come from
+        for right_count in range(max(here), floor - 1, -1):
+            pairs[right_count] = _sum([here.get(right_count), here.get(right_count + 1)])
+            if right_count == floor:  # drops below the floor stay at it
+                flat = _sum([_times(here.get(floor + d), 4 - d) for d in range(4)])
+            else:
+                flat = _sum([pairs[right_count], pairs.get(right_count + 2)])
+            pairs.pop(right_count + 3, None)
+            if flat is None:
+                continue
+            done += 1
+            if done % PROGRESS_EVERY == 0:
+                yield done / total
+            _add_into(ends, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
+    final = [zero] * (n * shape.width)
+    for key, flat in ends.items():
+        final = list(map(add, final, _finished(shape, key, flat)))
     return final
 
 
-def _level_zeros(n: int, left_count: int, per_cell: int, zero) -> list:
-    """Return zero data for a state at this level: rows of the cards not waiting, then the mass cell."""
-    waiting = max(left_count, 0)
-    return [zero] * ((n - waiting) * (-(-n // per_cell) - waiting // per_cell) + 1)
+def _first_data(shape: _Shape, deck: list, key: tuple[int, int, int], units: list) -> list:
+    """Return a cut's first state's data: each deck card at its place with the cut's share, and its mass."""
+    left_count, g, _ = key
+    width, band = _row_width(shape, left_count), _band_length(shape, left_count, g)
+    rows = shape.n - max(left_count, 0)
+    data = _zeros(shape, left_count, g, units[0] - units[0])
+    base = max(left_count, 0) // shape.per_cell
+    for place, card in enumerate(deck):
+        column = card // shape.per_cell
+        if column < shape.band_from:
+            data[place * width + column - base] = units[card % shape.per_cell]
+        else:
+            banded = column - shape.band_from
+            data[rows * width + banded * band + place - _band_low(shape, banded)] = units[card % shape.per_cell]
+    data[-1] = units[0]
+    return data
+
+
+def _zeros(shape: _Shape, left_count: int, g: int, zero) -> list:
+    """Return zero data for a state: its rows part, its bands, then the mass cell."""
+    rows = shape.n - max(left_count, 0)
+    bands = shape.width - shape.band_from
+    return [zero] * (rows * _row_width(shape, left_count) + bands * _band_length(shape, left_count, g) + 1)
 
 
 def _add_into(held: dict, key, flat: list) -> None:
@@ -321,39 +389,92 @@ def _sum(parts: list, scale=None):
     return list(total) if len(parts) > 1 or scale is not None else parts[0]
 
 
-def _take_all(n: int, key: tuple[int, int, int], flat: list, row_width: int, per_cell: int, units: list,
-              taken: dict) -> None:
+def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list, taken: dict) -> None:
     """Add a state's data, moved as the port moves cards for each take of 1 to 3, to the intermediates it leads to."""
     left_count, g, right_count = key
+    n, per_cell = shape.n, shape.per_cell
     zero = flat[-1] - flat[-1]
     deck_rows = n - left_count - g
-    start = splice_start(right_count, deck_rows) * row_width
-    deck_cells = deck_rows * row_width
+    start_row = splice_start(right_count, deck_rows)
+    row_width = _row_width(shape, left_count)
+    start, deck_cells = start_row * row_width, deck_rows * row_width
+    rows_end = (n - left_count) * row_width
+    offsets = _gap_offsets(shape, _band_length(shape, left_count, g), start_row)
+    spread = {0: flat[rows_end:-1]}  # rows moved -> the bands after
     base = left_count // per_cell
     for take in (1, 2, 3):
-        kept = min(take, g) * row_width + deck_cells
+        moved_rows = min(take, g)
+        kept = moved_rows * row_width + deck_cells
         # the taken rows of the left half go in at the splice start; nothing else moves
-        into_deck = flat[:start] + flat[deck_cells:kept] + flat[start:deck_cells]
-        rest = flat[kept:-1]
+        moved = flat[:start]
+        moved += flat[deck_cells:kept]
+        moved += flat[start:deck_cells]
+        rest = flat[kept:rows_end]
         waiting = max(left_count - take, 0)
         pad = base - waiting // per_cell
-        new_width = row_width + pad
         if pad:
-            into_deck, rest = _widen(into_deck, row_width, pad, zero), _widen(rest, row_width, pad, zero)
-        shown = []
+            moved = _widen(moved, deck_rows + moved_rows, row_width, pad, zero)
+            rest = _widen(rest, g - moved_rows, row_width, pad, zero)
         for card in range(waiting, left_count):  # no longer waiting: now in the left half's taken part
-            row = [zero] * new_width
+            row = [zero] * (row_width + pad)
             row[card // per_cell - waiting // per_cell] = flat[-1] * units[card % per_cell]
-            shown += row
-        moved = into_deck + shown + rest
+            moved += row
+        moved += rest
+        if moved_rows not in spread:  # takes of g or more move the same rows
+            spread[moved_rows] = _spread_bands(spread[0], offsets, moved_rows, zero)
+        moved += spread[moved_rows]
         moved.append(flat[-1])
         taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
 
 
-def _widen(part: list, row_width: int, pad: int, zero) -> list:
+def _gap_offsets(shape: _Shape, band: int, start_row: int) -> list:
+    """Return where rows put in at start_row open a gap in each band (offsets into the bands, the last band's first)."""
+    low = _band_low(shape, 0)
+    return [banded * band + min(max(start_row - low - banded * shape.per_cell, 0), band)
+            for banded in reversed(range(shape.width - shape.band_from))]
+
+
+def _spread_bands(bands: list, offsets: list, inserted: int, zero) -> list:
+    """Return the bands with inserted zeros at each offset (taken from the end, so earlier offsets hold)."""
+    out = list(bands)
+    gap = [zero] * inserted
+    for at in offsets:
+        out[at:at] = gap
+    return out
+
+
+def _finished(shape: _Shape, key: tuple[int, int, int], flat: list) -> list:
+    """Return a loop's last state's data as the full place × card matrix, the left half put in at the splice start."""
+    left_count, g, start_row = key
+    n, width = shape.n, shape.width
+    zero = flat[-1] - flat[-1]
+    row_width = _row_width(shape, left_count)  # all cards: none is waiting
+    deck_rows, rows_end = n - left_count - g, n * row_width
+    start, deck_cells = start_row * row_width, deck_rows * row_width
+    rows = flat[:start] + flat[deck_cells:rows_end] + flat[start:deck_cells]
+    out = [zero] * (n * width)
+    for column in range(row_width):
+        out[column::width] = rows[column::row_width]
+    band = _band_length(shape, left_count, g)
+    gap = [zero] * (left_count + g)
+    for banded in range(width - shape.band_from):
+        low = _band_low(shape, banded)
+        cells = flat[rows_end + banded * band:rows_end + (banded + 1) * band]
+        at = min(max(start_row - low, 0), band)
+        column = [zero] * low + cells[:at] + gap + cells[at:]
+        out[shape.band_from + banded::width] = column[:n] + [zero] * (n - len(column))
+    return out
+
+
+def _widen(part: list, rows: int, row_width: int, pad: int, zero) -> list:
     """Return rows of row_width with pad zero cells put before each (columns of cards no longer waiting)."""
+    if rows < row_width:  # fewer operations row by row
+        out = []
+        for row in range(rows):
+            out += [zero] * pad
+            out += part[row * row_width:(row + 1) * row_width]
+        return out
     new_width = row_width + pad
-    rows = len(part) // row_width if row_width else 0  # no columns: every card is waiting, and there are no rows
     out = [zero] * (rows * new_width)
     for column in range(row_width):
         out[pad + column::new_width] = part[column::row_width]

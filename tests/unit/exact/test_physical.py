@@ -134,7 +134,8 @@ def _reference_chain_states(n: int) -> int:
     return len(seen)
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 6, 7, *(pytest.param(n, marks=pytest.mark.slow) for n in (9, 11, 13))])
+# from 9 cards some cards are right-half cards for every cut, kept as bands (9: one card, 13: three)
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 6, 7, 9, *(pytest.param(n, marks=pytest.mark.slow) for n in (11, 13))])
 def test_pass_matrix_is_the_reference_exactly(n):
     assert pass_matrix(n, Fraction(1)) == _unpack(_reference_pass_flat(n, Fraction(1), 1), n, 1)
 
@@ -169,5 +170,5 @@ def test_matrix_steps_reports_rising_fractions_often_then_the_matrix():
             result = done.value
             break
     assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] <= 1
-    assert len(fractions) >= 0.9 * chain_states(40) / PROGRESS_EVERY  # the terminal states, a few, report nothing
+    assert len(fractions) == chain_states(40) // PROGRESS_EVERY  # every state counted, the loop's end states too
     assert result == matrix(40, {"passes": 2}, 1.0)
