@@ -776,46 +776,80 @@ def fisher_yates_section(browser, site, repeats: int, quick: bool) -> dict:
 
 
 PHYSICAL_TARGET_SECONDS = 5.0  # issue 19 item 8: riffle-physical's exact 52-card matrix in the worker
-PHYSICAL_CODE = f"""
+PHYSICAL_BEFORE_REV = "3cf73b2"  # the chain before its bands and comprehensions (7.5 s here, measured alone then)
+PHYSICAL_FIGURES = ROOT / "docs" / "physical.json"  # the README's figures: the last run of --physical, 5 turns or more
+PHYSICAL_SERVER = f"""
 import json, time
+import js
+from pyscript.ffi import create_proxy
 from shufflelab import catalog
-steps = catalog.get("riffle-physical").resolve("matrix_steps")({DECK}, {{"passes": 7}})
-started = time.perf_counter()
-reports = 0
-try:
-    while True:
-        next(steps)  # the lab runs these steps between the tally's chunks, showing the share done
-        reports += 1
-except StopIteration:
-    pass
-result = json.dumps({{"seconds": time.perf_counter() - started, "reports": reports}})
+from shufflelab.exact import physical
+
+def measure():
+    physical._FLOAT_PASSES.clear()  # a first matrix each time: the lab's own call finds none cached
+    steps = catalog.get("riffle-physical").resolve("matrix_steps")({DECK}, {{"passes": 7}})
+    started = time.perf_counter()
+    reports = 0
+    try:
+        while True:
+            next(steps)  # the lab runs these steps between the tally's chunks, showing the share done
+            reports += 1
+    except StopIteration:
+        pass
+    return json.dumps({{"seconds": time.perf_counter() - started, "reports": reports}})
+
+js.window.benchPhysical = create_proxy(measure)
+js.document.documentElement.dataset.benchReady = "yes"
 """
 
 
-def physical_matrix_section(browser, site) -> dict:
-    """riffle-physical's exact 52-card matrix in Pyodide, as the lab's worker computes it (matrix_steps, to the end)."""
+def physical_matrix_section(browser, site, repeats: int, rev: str = PHYSICAL_BEFORE_REV) -> dict:
+    """riffle-physical's exact 52-card matrix in Pyodide, as the lab's worker computes it (matrix_steps, to the end),
+    this tree and ``rev``'s in turns on two pages of one browser; medians and every run, in seconds."""
     import tomllib
 
     from bench_pages import bare_pyodide_html
 
-    files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
-    url = site.add_page("bench-physical.html", bare_pyodide_html(in_page_runner(PHYSICAL_CODE), {"files": files},
-                                                                 title="bench: riffle-physical's matrix"))
+    now_files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
+    pages = {}
     context = browser.new_context()
     try:
-        page = context.new_page()
-        page.goto(url)
-        page.wait_for_function("() => document.documentElement.dataset.benchResult !== undefined", timeout=900_000)
-        measured = json.loads(page.evaluate("document.documentElement.dataset.benchResult"))
+        for label, files in (("now", now_files), (rev, baseline_files(rev, site))):
+            url = site.add_page(f"bench-physical-{label}.html", bare_pyodide_html(
+                PHYSICAL_SERVER, {"files": files}, title=f"bench: riffle-physical's matrix at {label}"))
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_selector("html[data-bench-ready]", state="attached", timeout=300_000)
+            pages[label] = page
+        runs = {label: [] for label in pages}
+        for turn in range(repeats):  # in turns, each first every other turn: a busy moment hits both
+            for label, page in (list(pages.items()) if turn % 2 == 0 else reversed(pages.items())):
+                runs[label].append(json.loads(page.evaluate("window.benchPhysical()")))
     finally:
         context.close()
-    if "error" in measured:
-        raise RuntimeError("the measurement failed in Pyodide:\n" + measured["error"])
-    print(f"\nriffle-physical's exact {DECK}x{DECK} matrix in Pyodide (matrix_steps to the end, "
-          f"{measured['reports']} progress reports): {measured['seconds']:.1f} s "
-          f"{verdict(measured['seconds'] <= PHYSICAL_TARGET_SECONDS)} the target of <= {PHYSICAL_TARGET_SECONDS:g} s "
+    figures = {"rev": rev, "each": {label: [run["seconds"] for run in r] for label, r in runs.items()},
+               "reports": runs["now"][0]["reports"]}
+    now, before = (statistics.median(figures["each"][label]) for label in ("now", rev))
+    figures["seconds"] = now
+    print(f"\nriffle-physical's exact {DECK}x{DECK} matrix in Pyodide (matrix_steps to the end, {figures['reports']} "
+          f"progress reports), medians of {repeats} in turns: {now:.1f} s now ({_spread(figures['each']['now'])}), "
+          f"{before:.1f} s at {rev} ({_spread(figures['each'][rev])}): {before / now:.2f}x; "
+          f"{verdict(now <= PHYSICAL_TARGET_SECONDS)} the target of <= {PHYSICAL_TARGET_SECONDS:g} s "
           f"(the issue measured 21.6-22.1 s in the browser for the state-by-state chain before 27d20b1)")
-    return measured
+    return figures
+
+
+def _spread(seconds: list[float]) -> str:
+    """Return 'lowest-highest s' of some runs, one decimal."""
+    return f"{min(seconds):.1f}–{max(seconds):.1f} s"
+
+
+def physical_readme_text(pinned: dict) -> str:
+    """Return the README's words for the pinned riffle-physical figures (docs/physical.json)."""
+    now, before = (statistics.median(pinned["each"][label]) for label in ("now", pinned["rev"]))
+    return (f"{now:.1f} s ({_spread(pinned['each']['now'])}), against {before:.1f} s "
+            f"({_spread(pinned['each'][pinned['rev']])}) for {pinned['rev']}, before its bands and comprehensions, "
+            f"in turns with it ({before / now:.2f}×; medians of {len(pinned['each']['now'])})")
 
 
 def speed_readme_row(pinned: dict) -> str:
@@ -1124,7 +1158,7 @@ def browser_sections(repeats: int, quick: bool, baseline: str | None = BASELINE_
     if baseline:
         sections["pyodide_tally_vs_baseline"] = (baseline_section, (repeats, quick, baseline))
     sections["fisher_yates_vs_before"] = (fisher_yates_section, (repeats, quick))
-    sections["physical_matrix"] = (physical_matrix_section, ())
+    sections["physical_matrix"] = (physical_matrix_section, (repeats,))
     if only:
         sections = {name: sections[name] for name in only}
     figures: dict = {}
@@ -1242,7 +1276,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--cpython-only", action="store_true", help="skip the browser sections")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     parser.add_argument("--physical", action="store_true",
-                        help="only riffle-physical's exact 52-card matrix in Pyodide, against its 5 s target")
+                        help=f"only riffle-physical's exact 52-card matrix in Pyodide beside {PHYSICAL_BEFORE_REV}, against "
+                             f"its 5 s target; with 5 repeats or more its figures are written to "
+                             f"{PHYSICAL_FIGURES.relative_to(ROOT)} (the README's)")
     parser.add_argument("--speed", action="store_true",
                         help=f"only Fisher-Yates in Pyodide beside {FISHER_YATES_BEFORE_REV}; its figures are written to "
                              f"{SPEED_FIGURES.relative_to(ROOT)} (the README's)")
@@ -1274,7 +1310,14 @@ def main(argv: list[str] | None = None) -> int:
           f"medians of {repeats} interleaved repeats")
     figures: dict = {"python": platform.python_version(), "repeats": repeats, "quick": args.quick}
     if args.physical:
-        browser_sections(repeats, args.quick, None, only=("physical_matrix",))
+        pinned = browser_sections(repeats, args.quick, None, only=("physical_matrix",))["physical_matrix"]
+        if "each" not in pinned:
+            return 1
+        if repeats >= 5:  # a full run: the README's figures (a quick one is only a look)
+            pinned = {key: pinned[key] for key in ("rev", "each", "reports")}
+            PHYSICAL_FIGURES.write_text(json.dumps(pinned, indent=2) + "\n", encoding="utf-8")
+            print(f"  figures written to {PHYSICAL_FIGURES.relative_to(ROOT)}; the README's words: "
+                  f"{physical_readme_text(pinned)}")
         return 0
     if args.speed:
         measured = browser_sections(repeats, args.quick, None, only=("fisher_yates_vs_before",))

@@ -30,3 +30,12 @@ def test_the_readme_states_the_pinned_lab_start_figures():
         assert all(len(pinned["each"][label][visit]) >= 5 for visit, _ in bench.LAB_START_ROWS)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert bench.lab_start_readme_rows(pinned) in readme
+
+
+def test_the_readme_states_the_pinned_physical_figures():
+    """scripts/bench.py --physical: the README's words are the last full run's (docs/physical.json)."""
+    pinned = json.loads(bench.PHYSICAL_FIGURES.read_text(encoding="utf-8"))
+    assert pinned["rev"] == bench.PHYSICAL_BEFORE_REV
+    assert len(pinned["each"]["now"]) == len(pinned["each"][pinned["rev"]]) >= 5
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert bench.physical_readme_text(pinned) in readme
