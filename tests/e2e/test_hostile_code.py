@@ -47,6 +47,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from e2e_pages import FOLLOW_JS, cli_deal, shown
 
+import site_manifest
 from conftest import SUB_PATH, SubPathHandler, serve_sub_path
 from shufflelab import seal
 from shufflelab.cards import DeckSpec
@@ -473,6 +474,8 @@ def served_digest(path: str) -> str | None:
     if not path.startswith(SUB_PATH):
         return None
     relative = path[len(SUB_PATH):]
+    if relative in site_manifest.GENERATED:  # lab.toml and lab.zip: made from the tree when asked for
+        return hashlib.sha256(site_manifest.generated_file(ROOT, relative)).hexdigest()
     file = ROOT / (relative + "index.html" if relative == "" or relative.endswith("/") else relative)
     try:
         resolved = file.resolve()
