@@ -404,7 +404,7 @@ class LabService:
     @answering
     def guess_more(self, milliseconds) -> list:
         """Add sampled decks to the simulated figure for about ``milliseconds`` (at most a second), up to
-        GUESS_SAMPLES; answer its GuessReport so far."""
+        GUESS_SAMPLES (guessing.DEFAULT_SAMPLES when None); answer its GuessReport so far."""
         if self.guessing is None:
             raise ShuffleLabError("no simulated guessing figure is under way: ask guess_begin first")
         report, simulation = self.guessing
