@@ -445,10 +445,14 @@ def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list,
         taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
 
 
+def _gap_at(shape: _Shape, band: int, banded: int, start_row: int) -> int:
+    """Return where rows put in at start_row go into a band of this length: its cells above the gap."""
+    return min(max(start_row - _band_low(shape, banded), 0), band)
+
+
 def _gap_offsets(shape: _Shape, band: int, start_row: int) -> list:
     """Return where rows put in at start_row open a gap in each band (offsets into the bands, the last band's first)."""
-    low = _band_low(shape, 0)
-    return [banded * band + min(max(start_row - low - banded * shape.per_cell, 0), band)
+    return [banded * band + _gap_at(shape, band, banded, start_row)
             for banded in reversed(range(shape.width - shape.band_from))]
 
 
@@ -476,10 +480,9 @@ def _finished(shape: _Shape, key: tuple[int, int, int], flat: list) -> list:
     band = _band_length(shape, left_count, g)
     gap = [zero] * (left_count + g)
     for banded in range(width - shape.band_from):
-        low = _band_low(shape, banded)
         cells = flat[rows_end + banded * band:rows_end + (banded + 1) * band]
-        at = min(max(start_row - low, 0), band)
-        column = [zero] * low + cells[:at] + gap + cells[at:]
+        at = _gap_at(shape, band, banded, start_row)
+        column = [zero] * _band_low(shape, banded) + cells[:at] + gap + cells[at:]
         out[shape.band_from + banded::width] = column[:n] + [zero] * (n - len(column))
     return out
 
