@@ -717,34 +717,42 @@ def tally_rate_server(cases: list[tuple[str, int]], budget: float) -> str:
     ])
 
 
-def baseline_section(browser, site, repeats: int, quick: bool, rev: str,  # noqa: ARG001
-                     cases: list[tuple[str, int]] = BASELINE_CASES) -> dict:
-    """The lab's tally in Pyodide now and at ``rev``, side by side: two pages, measured in turns."""
+def in_turns(browser, site, rev: str, code: str, name: str, call: str, repeats: int) -> dict[str, list]:
+    """Run ``code`` on two bare Pyodide pages, one with this tree's pyscript.toml files and one with ``rev``'s; once
+    both are ready, evaluate ``call`` (JavaScript returning JSON) ``repeats`` times on each, in turns; return
+    {"now": [answers], rev: [answers]}."""
     import tomllib
 
     from bench_pages import bare_pyodide_html
 
-    # short runs swing by ±20 % here; 0.4 s a run and at least five turns each keep the ratio honest
-    budget, repeats = 0.4, max(repeats, 6)
-    code = tally_rate_server(cases, budget)
     now_files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
     pages = {}
     context = browser.new_context()
     try:
         for label, files in (("now", now_files), (rev, baseline_files(rev, site))):
-            url = site.add_page(f"bench-tally-{label}.html",
-                                bare_pyodide_html(code, {"files": files}, title=f"bench: the tally at {label}"))
+            url = site.add_page(f"bench-{name}-{label}.html",
+                                bare_pyodide_html(code, {"files": files}, title=f"bench: {name} at {label}"))
             page = context.new_page()
             page.goto(url)
             page.wait_for_selector("html[data-bench-ready]", state="attached", timeout=300_000)
             pages[label] = page
-        rates = {label: [] for label in pages}
+        answers = {label: [] for label in pages}
         for turn in range(repeats):
             # in turns, so a busy moment hits both, and each goes first every other turn
             for label, page in (list(pages.items()) if turn % 2 == 0 else reversed(pages.items())):
-                rates[label].append(json.loads(page.evaluate("window.benchTallyRates()")))
+                answers[label].append(json.loads(page.evaluate(call)))
     finally:
         context.close()
+    return answers
+
+
+def baseline_section(browser, site, repeats: int, quick: bool, rev: str,  # noqa: ARG001
+                     cases: list[tuple[str, int]] = BASELINE_CASES) -> dict:
+    """The lab's tally in Pyodide now and at ``rev``, side by side: two pages, measured in turns."""
+    # short runs swing by ±20 % here; 0.4 s a run and at least five turns each keep the ratio honest
+    budget, repeats = 0.4, max(repeats, 6)
+    rates = in_turns(browser, site, rev, tally_rate_server(cases, budget), "tally", "window.benchTallyRates()",
+                     repeats)
     medians = {label: {(a, n): statistics.median(run[k][2] for run in runs) for k, (a, n) in enumerate(cases)}
                for label, runs in rates.items()}
     table = [[a, str(n), f"{medians['now'][a, n]:,.0f}", f"{medians[rev][a, n]:,.0f}",
@@ -806,27 +814,7 @@ js.document.documentElement.dataset.benchReady = "yes"
 def physical_matrix_section(browser, site, repeats: int, rev: str = PHYSICAL_BEFORE_REV) -> dict:
     """riffle-physical's exact 52-card matrix in Pyodide, as the lab's worker computes it (matrix_steps, to the end),
     this tree and ``rev``'s in turns on two pages of one browser; medians and every run, in seconds."""
-    import tomllib
-
-    from bench_pages import bare_pyodide_html
-
-    now_files = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]
-    pages = {}
-    context = browser.new_context()
-    try:
-        for label, files in (("now", now_files), (rev, baseline_files(rev, site))):
-            url = site.add_page(f"bench-physical-{label}.html", bare_pyodide_html(
-                PHYSICAL_SERVER, {"files": files}, title=f"bench: riffle-physical's matrix at {label}"))
-            page = context.new_page()
-            page.goto(url)
-            page.wait_for_selector("html[data-bench-ready]", state="attached", timeout=300_000)
-            pages[label] = page
-        runs = {label: [] for label in pages}
-        for turn in range(repeats):  # in turns, each first every other turn: a busy moment hits both
-            for label, page in (list(pages.items()) if turn % 2 == 0 else reversed(pages.items())):
-                runs[label].append(json.loads(page.evaluate("window.benchPhysical()")))
-    finally:
-        context.close()
+    runs = in_turns(browser, site, rev, PHYSICAL_SERVER, "physical", "window.benchPhysical()", repeats)
     figures = {"rev": rev, "each": {label: [run["seconds"] for run in r] for label, r in runs.items()},
                "reports": runs["now"][0]["reports"]}
     now, before = (statistics.median(figures["each"][label]) for label in ("now", rev))
