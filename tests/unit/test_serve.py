@@ -33,10 +33,11 @@ def serving(root: Path) -> Iterator[str]:
         thread.join(timeout=5)
 
 
-def get(url: str, method: str = "GET") -> tuple[int, dict, bytes]:
-    """Status, headers and body of `url` (an error status too)."""
+def get(url: str, method: str = "GET", headers: dict | None = None) -> tuple[int, dict, bytes]:
+    """Status, headers and body of `url`, asked with `headers` (an error status and a 304 too)."""
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, method=method), timeout=10) as answer:
+        request = urllib.request.Request(url, method=method, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, dict(answer.headers), answer.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
@@ -86,15 +87,6 @@ def test_a_tree_that_cannot_be_sealed_gets_no_service_worker_and_a_one_line_reas
         assert code == status and b"Traceback" not in body
 
 
-def get_with(url: str, headers: dict) -> tuple[int, dict, bytes]:
-    """Status, headers and body of a GET of `url` sent with `headers` (a 304 too)."""
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as answer:
-            return answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
 @pytest.mark.parametrize("name", ["lab.toml", "lab.zip"])
 def test_the_lab_workers_files_are_made_from_the_tree_and_revalidate_by_their_hash(tmp_path, name):
     make_site(tmp_path)
@@ -104,11 +96,11 @@ def test_the_lab_workers_files_are_made_from_the_tree_and_revalidate_by_their_ha
         assert headers["Content-Type"] == site_manifest.mime_type(name)
         assert headers["ETag"] == f'"{hashlib.sha256(body).hexdigest()}"'
         assert served_manifest(url)[name]["sha256"] == hashlib.sha256(body).hexdigest()
-        again, _, nothing = get_with(url + name, {"If-None-Match": headers["ETag"]})
+        again, _, nothing = get(url + name, headers={"If-None-Match": headers["ETag"]})
         assert (again, nothing) == (304, b"")
         (tmp_path / "py" / "shufflelab" / "cards.py").write_text("SUITS = 5")
         (tmp_path / "pyscript.toml").write_text("# edited\n" + (tmp_path / "pyscript.toml").read_text())
-        status, headers, edited = get_with(url + name, {"If-None-Match": f'"{hashlib.sha256(body).hexdigest()}"'})
+        status, headers, edited = get(url + name, headers={"If-None-Match": f'"{hashlib.sha256(body).hexdigest()}"'})
         assert status == 200 and edited == site_manifest.generated_file(tmp_path, name) != body
 
 
