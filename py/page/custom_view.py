@@ -102,11 +102,12 @@ class CustomView:
             say("The lab's worker is not ready yet; Run works once it is.", True)
             return
         say("Compiling your shuffle in the sandbox…")
+        was_running = self.lab.custom_active and self.lab.running  # use_code pauses it before compiling
         try:
             self.shown_code = source
             await self.lab.use_code(source, say)
         except protocol.ProtocolError as error:
-            say("Your shuffle can't run: " + one_line(error) + self.pause_the_last_one(), True)
+            say("Your shuffle can't run: " + one_line(error) + self.paused_the_last_one(was_running), True)
             return
         if self.lab.custom_active:
             add_menu_entry()
@@ -114,10 +115,10 @@ class CustomView:
             say("Running your shuffle. Choose an algorithm from the menu to go back to it; \"Your shuffle\" there "
                 "comes back to this.")
 
-    def pause_the_last_one(self) -> str:
-        """Pause the user's earlier shuffle if it is still running, so the lab never tallies code other than the box's
-        without saying so; return the words that say it (or nothing)."""
-        if not (self.lab.custom_active and self.lab.running):
+    def paused_the_last_one(self, was_running: bool) -> str:
+        """Return the words that say the user's earlier shuffle, running when Run was pressed, stays paused (or
+        nothing): the lab never tallies code other than the box's without saying so."""
+        if not was_running:
             return ""
         self.lab.pause()
         return " The lab is paused on the last shuffle of yours that ran."

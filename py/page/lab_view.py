@@ -229,6 +229,9 @@ class Lab(LabModel):
             await self.sandbox.start(progress)
         except Exception as error:
             raise protocol.ProtocolError("the sandbox could not start: " + one_line(error)) from None
+        if self.custom_side(self.a) or self.custom_side(self.b):
+            # compiling drops the sandbox's tally: no chunk may ask it for one until the new code is configured
+            await self.stop_the_loop()
         compiled = await self.sandbox.ask("compile", source)
         protocol.read(await self.ask("adopt_code", compiled), CodeReady)  # the sandbox's answer, read by trusted code
         self.custom_active = True
@@ -445,6 +448,13 @@ class Lab(LabModel):
         """Try to start the worker again after it failed."""
         if self.worker is None and self.connecting is None:
             self.connecting = spawn(self.connect())
+
+    async def stop_the_loop(self) -> None:
+        """Pause, and return once the run loop has ended (after the chunk under way, and the side behind's catching up):
+        then nothing is sent to either worker until the next start."""
+        self.pause()
+        if self.loop_task is not None and not self.loop_task.done():
+            await self.loop_task  # spawned guarded: it never raises
 
     def start(self) -> None:
         """Run the tally until paused."""
