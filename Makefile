@@ -40,7 +40,7 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-$(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.mjs
+$(VENDOR_STAMP): $(NPM_STAMP) scripts/vendor.mjs scripts/stdlib_bytecode.py
 	node scripts/vendor.mjs
 	touch $@
 

@@ -902,7 +902,8 @@ def run_to_verdict_ms(browser, url: str, runs: int) -> list[float]:
 
 @contextlib.contextmanager
 def baseline_site(rev: str):
-    """Serve the whole site as it was at ``rev`` (with today's vendored runtimes) on another free port: a BenchSite."""
+    """Serve the whole site as it was at ``rev`` on another free port, a BenchSite: today's vendored runtimes, as
+    that revision's vendor.mjs would have made them (Pyodide's standard library precompiled or not)."""
     import shutil
 
     from bench_pages import BenchSite
@@ -914,6 +915,9 @@ def baseline_site(rev: str):
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
         shutil.copytree(ROOT / "static" / "vendor", before / "static" / "vendor")
+        if not (before / "scripts" / "stdlib_bytecode.py").exists():  # its vendor.mjs shipped Pyodide's stdlib as is
+            shutil.copyfile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip",
+                            before / "static" / "vendor" / "pyodide" / "python_stdlib.zip")
         with BenchSite(root=before) as old_site:
             yield old_site
 

@@ -11,6 +11,7 @@
 // SCRIPT.py runs as __main__ (with __file__ = /main/<name>) and sys.argv = [SCRIPT.py, args...].
 // Exit status: 0 on success, n for sys.exit(n), 1 for an uncaught exception (its traceback on
 // stderr). loadPyodide alone takes about 3.5 s here.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -27,8 +28,12 @@ try {
 } catch (error) {
   fail(NAME, `cannot load Pyodide from ${INDEX} (run \`npm ci\`): ${error.message}`);
 }
+// the standard library the site serves (scripts/vendor.mjs precompiles part of it), not npm's copy
+const STDLIB = join(root, "static/vendor/pyodide/python_stdlib.zip");
+if (!existsSync(STDLIB)) fail(NAME, `${STDLIB} is missing: run \`make setup-web\` (node scripts/vendor.mjs)`);
 const pyodide = await loadPyodide({
   indexURL: INDEX,
+  stdLibURL: STDLIB,
   stdout: (line) => process.stdout.write(line + "\n"),
   stderr: (line) => process.stderr.write(line + "\n"),
 });

@@ -12,7 +12,7 @@
 // out: browsers only fetch them when DevTools are open.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const modules = join(root, "node_modules");
@@ -115,6 +115,21 @@ for (const [, file] of preloaded) {
   if (!existsSync(join(root, file))) fail(`index.html preloads ${file}, which the vendored runtime does not have`);
 }
 
+// Pyodide's standard library is source only, and Python can't cache bytecode in a zip: every start
+// of the lab's worker compiled what it imports anew. The vendored python_stdlib.zip has those
+// modules precompiled by this same Pyodide (scripts/stdlib_bytecode.py says which and why).
+async function precompileStdlib() {
+  const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
+  const pyodide = await loadPyodide({ indexURL: pyodideDir + "/" });
+  const archive = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
+  const scope = pyodide.toPy({ __name__: "stdlib_bytecode" });
+  pyodide.runPython(readFileSync(join(root, "scripts", "stdlib_bytecode.py"), "utf8"), { globals: scope });
+  const [count, before, after] = scope.get("precompile")(archive, "/python_stdlib.zip").toJs();
+  writeFileSync(join(vendor, "pyodide", "python_stdlib.zip"), pyodide.FS.readFile("/python_stdlib.zip"));
+  return { count, before, after };
+}
+const stdlib = await precompileStdlib();
+
 const mib = (n) => (n / 2 ** 20).toFixed(1);
 console.log(
   `vendor: @pyscript/core ${version(pyscriptDir)} (${chunks.length} files, ${mib(pyscriptBytes)} MiB)` +
@@ -122,3 +137,5 @@ console.log(
     ` + pyodide ${version(pyodideDir)} (${PYODIDE_FILES.length} files, ${mib(pyodideBytes)} MiB)` +
     ` -> static/vendor/`,
 );
+console.log(`vendor: python_stdlib.zip: ${stdlib.count} modules the lab's start imports precompiled` +
+            ` (${mib(stdlib.before)} -> ${mib(stdlib.after)} MiB)`);

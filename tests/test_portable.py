@@ -3,7 +3,8 @@
 tests/portable/check_core.py is one script for both interpreters; here it runs under the
 PyScript build of MicroPython that the page uses, and in-process under CPython. Tally
 stream v1 is checked the same way on Pyodide, the lab worker's Python (scripts/pyodide.mjs
-runs tests/portable/check_mt_stream.py; tests/unit/tally/test_stream_v1.py runs it on CPython).
+runs tests/portable/check_mt_stream.py; tests/unit/tally/test_stream_v1.py runs it on CPython),
+and so is the precompiled part of Pyodide's standard library (check_stdlib_bytecode.py).
 """
 
 import importlib.util
@@ -32,6 +33,16 @@ def run_micropython(*args: str, timeout: float = 120) -> subprocess.CompletedPro
     if not LOADER.is_file():
         pytest.fail(f"{LOADER.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
     return subprocess.run([node, str(HARNESS), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def run_pyodide(*args: str) -> subprocess.CompletedProcess:
+    """Run ``node scripts/pyodide.mjs ARGS`` from the repository root; fail (never skip) without node or Pyodide."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not on PATH: install Node 20+, then run `npm ci` (Pyodide comes from npm)")
+    if not PYODIDE.is_file():
+        pytest.fail(f"{PYODIDE.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
+    return subprocess.run([node, str(PYODIDE_HARNESS), *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 def closing_counts(output: str) -> tuple[int, int]:
@@ -85,16 +96,17 @@ def test_a_real_decks_riffles_on_micropython():
 
 @pytest.mark.slow  # about 11 s here: 3.5 s to load Pyodide, then the pure generator's tallies in wasm
 def test_tally_stream_v1_on_pyodide():
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH: install Node 20+, then run `npm ci` (Pyodide comes from npm)")
-    if not PYODIDE.is_file():
-        pytest.fail(f"{PYODIDE.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
-    done = subprocess.run([node, str(PYODIDE_HARNESS), "--mount", "tests/golden=/golden",
-                           "tests/portable/check_mt_stream.py", "/golden"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = run_pyodide("--mount", "tests/golden=/golden", "tests/portable/check_mt_stream.py", "/golden")
     output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
     assert done.returncode == 0, output
     assert "python: cpython 3." in done.stdout and " on emscripten" in done.stdout, output  # Pyodide's, not this one
     passed, failed = closing_counts(done.stdout)
     assert passed >= 100 and failed == 0, output
+
+
+@pytest.mark.slow  # about 5 s here: Pyodide's start, then the lab service's imports
+def test_the_lab_workers_standard_library_comes_precompiled():
+    done = run_pyodide("tests/portable/check_stdlib_bytecode.py")
+    output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
+    assert done.returncode == 0, output
+    assert "0 from source" in done.stdout, output
