@@ -128,7 +128,10 @@ async function precompileStdlib() {
   writeFileSync(join(vendor, "pyodide", "python_stdlib.zip"), pyodide.FS.readFile("/python_stdlib.zip"));
   return { count, before, after };
 }
-const stdlib = await precompileStdlib();
+const stdlib = await precompileStdlib().catch((error) => {
+  const last = String(error.message).trim().split("\n").at(-1);  // a Python error's last line says what failed
+  fail(`cannot precompile Pyodide's standard library: ${last}`);
+});
 
 const mib = (n) => (n / 2 ** 20).toFixed(1);
 console.log(
