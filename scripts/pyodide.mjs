@@ -10,7 +10,7 @@
 // /lib/py goes first on sys.path; each --mount copies every file under host DIR to TARGET.
 // SCRIPT.py runs as __main__ (with __file__ = /main/<name>) and sys.argv = [SCRIPT.py, args...].
 // Exit status: 0 on success, n for sys.exit(n), 1 for an uncaught exception (its traceback on
-// stderr). loadPyodide alone takes about 3.5 s here.
+// stderr). loadPyodide alone takes about 1 s here (3 s with npm's own, source-only stdlib).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -94,7 +94,7 @@ def test_a_real_decks_riffles_on_micropython():
     run_portable_checker("tests/portable/check_riffles.py", 13)
 
 
-@pytest.mark.slow  # about 11 s here: 3.5 s to load Pyodide, then the pure generator's tallies in wasm
+@pytest.mark.slow  # about 4 s here: 1 s to load Pyodide, then the pure generator's tallies in wasm
 def test_tally_stream_v1_on_pyodide():
     done = run_pyodide("--mount", "tests/golden=/golden", "tests/portable/check_mt_stream.py", "/golden")
     output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
@@ -104,7 +104,7 @@ def test_tally_stream_v1_on_pyodide():
     assert passed >= 100 and failed == 0, output
 
 
-@pytest.mark.slow  # about 5 s here: Pyodide's start, then the lab service's imports
+@pytest.mark.slow  # about 3 s here: Pyodide's start, then the lab service's imports
 def test_the_lab_workers_standard_library_comes_precompiled():
     done = run_pyodide("tests/portable/check_stdlib_bytecode.py")
     output = f"exit status {done.returncode}\n--- stdout\n{done.stdout}--- stderr\n{done.stderr}"
