@@ -288,18 +288,20 @@ def _pass_rows_steps(n: int, fields: _Fields):
     for deck, _left_half, key in _first_states(n):
         _add_into(starts, key, _first_rows(n, fields, deck, fields.one // 36))
     top = max((key[0] for key in starts), default=0)
-    taken: dict[tuple[int, int, int], list] = {}  # (left_count, g, right_count + take) -> data moved there, summed once
+    # (left_count, g) -> right_count + take -> data moved there, summed once; by level, so a level finds its own
+    taken: dict[tuple[int, int], dict[int, list]] = {}
     for level in range(top, 0, -1):
         floor = physical_floor(n, level)
         for g in range(4):
-            highs = [key[2] for key in taken if key[0] == level and key[1] == g]
+            here = taken.pop((level, g), {})
+            highs = list(here)
             highs += [key[2] for key in starts if key[0] == level and key[1] == g]
             if not highs:
                 continue
             plus: dict[int, list] = {}  # right_count -> its intermediate plus its own data after the self-loop
             pairs: dict[int, list] = {}  # odd right_count -> plus there and one above: each pair serves two states
             for right_count in range(max(highs), floor - 1, -1):
-                parts = [_sum(taken.pop((level, g, right_count), [])), starts.pop((level, g, right_count), None)]
+                parts = [_sum(here.pop(right_count, [])), starts.pop((level, g, right_count), None)]
                 if right_count == floor:
                     parts = [_times(parts[0], 4), parts[1]]
                     parts += [_times(plus.get(floor + d), 4 - d) for d in (1, 2, 3)]
@@ -323,9 +325,9 @@ def _pass_rows_steps(n: int, fields: _Fields):
     ends: dict[tuple[int, int, int], list] = {}  # (left_count, g, splice start) -> data when the loop ends
     for (left_count, g, right_count), flat in starts.items():  # cuts of nothing: the loop never runs
         _add_into(ends, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
-    for left_count, g in sorted({key[:2] for key in taken}, reverse=True):
+    for left_count, g in sorted(taken, reverse=True):
         floor = physical_floor(n, left_count)
-        here = {key[2]: _sum(taken.pop(key)) for key in [key for key in taken if key[:2] == (left_count, g)]}
+        here = {right_count: _sum(data) for right_count, data in taken.pop((left_count, g)).items()}
         pairs: dict[int, list] = {}  # right_count -> the intermediates at it and one above
         # no loop now: a state is the sum of the four intermediates its drops come from
         for right_count in range(max(here), floor - 1, -1):
@@ -393,7 +395,7 @@ def _take_all(n: int, width: int, key: tuple[int, int, int], flat: list, taken: 
         # cards no longer waiting: now first in the left half's taken part
         moved += [mass << ((n - 1 - card) * width) for card in range(max(left_count - take, 0), left_count)]
         moved += flat[kept:]
-        taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
+        taken.setdefault((left_count - take, max(g, take)), {}).setdefault(right_count + take, []).append(moved)
 
 
 def _finished(n: int, key: tuple[int, int, int], flat: list) -> list:
