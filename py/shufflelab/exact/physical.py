@@ -128,10 +128,10 @@ def pass_matrix(n: int, one=1.0) -> Matrix:
     and every card's place is a deterministic function of that chain's path. For each
     chain state this keeps the matrix (place in deck-then-left-half × card) of joint
     probabilities and moves its rows exactly as the port moves cards. There are O(n²)
-    states, so the cost is O(n⁴): exact for any n. Level by level (``_pass_flat_steps``), 52 cards
-    took a median 2.35 s against the state-by-state reference's 11.5 s in three runs side by side here (4.9×).
-    Floats travel two cards to a complex number, halving the element operations, and the
-    cards every cut leaves in the deck are kept as bands (``_band_length``), a third fewer.
+    states, so the cost is O(n⁴): exact for any n. Each row is one integer holding every
+    card's number in a field of its own (``_Fields``), so adding two rows, or dividing one
+    by 15, is one operation on the integer: a state costs a few operations a row, not a few
+    a card, and in Pyodide an operation is dear while the integer's digits are cheap.
     """
     if n > MAX_PHYSICAL_MATRIX_CARDS:
         raise ExactTooCostly(
@@ -141,7 +141,9 @@ def pass_matrix(n: int, one=1.0) -> Matrix:
         )
     if isinstance(one, float):
         return [list(row) for row in _finish(_pass_float_steps(n))]
-    return _unpack(_finish(_pass_flat_steps(n, one, 1)), n, 1)
+    fields = _exact_fields(n)
+    rows = _finish(_pass_rows_steps(n, fields))
+    return [[one * Fraction(value, fields.one) for value in column] for column in _columns(rows, n, fields)]
 
 
 _FLOAT_PASSES: dict[int, tuple] = {}  # n -> one pass's float matrix: a second request is free
@@ -150,8 +152,9 @@ _FLOAT_PASSES: dict[int, tuple] = {}  # n -> one pass's float matrix: a second r
 def _pass_float_steps(n: int):
     """Yield the fraction done now and then; return one pass's float matrix (cached by n)."""
     if n not in _FLOAT_PASSES:
-        flat = yield from _pass_flat_steps(n, 1.0 + 0j, 2)
-        _FLOAT_PASSES[n] = tuple(map(tuple, _unpack(flat, n, 2)))
+        rows = yield from _pass_rows_steps(n, _FIXED)
+        _FLOAT_PASSES[n] = tuple(tuple(value / _FIXED.one for value in column)
+                                 for column in _columns(rows, n, _FIXED))
     return _FLOAT_PASSES[n]
 
 
@@ -164,12 +167,58 @@ def _finish(steps):
             return done.value
 
 
-def _unpack(flat: list, n: int, per_cell: int) -> Matrix:
-    """Return P[card][place] from a flat place-major list holding per_cell cards per entry."""
-    width = -(-n // per_cell)
-    if per_cell == 1:
-        return [flat[card::width] for card in range(n)]
-    return [[(z.real if card % 2 == 0 else z.imag) for z in flat[card // 2::width]] for card in range(n)]
+class _Fields(NamedTuple):
+    """How a row packs one number a card: card c's field is bits (n − 1 − c)·width up; ``one`` stands for 1.
+
+    The highest cards come first so that the waiting cards, the lowest, which are never in
+    a row, are the integer's top, and their empty fields cost nothing. Dividing a row by k
+    is ``(row * ceil(2**shift / k)) >> shift``, field by field: a field below 2**shift
+    times that reciprocal stays inside its own width, and the bits its fraction pushes into
+    the field below land above that field's value, where a mask clears them.
+    """
+
+    one: int
+    width: int
+    shift: int
+
+
+# Floats: fixed point, 96 bits after the point. A state truncates a field by at most 2**-96 and its
+# reciprocal is too large by less than 2**-88 of itself, so the 10,597 states of 52 cards leave every entry far closer to
+# the exact matrix than half the last bit of a float: at 52 cards all 2,704 floats are the exact ones
+# correctly rounded (60 bits after the point, or a 2**-56 reciprocal, leave 1,900 to 2,200 a bit off). What is
+# divided is at most 1 (2**97), times a reciprocal below 2**89: 192 bits hold the product, and the quotient,
+# below 2**97, stays clear of the 92 bits above it where its fraction lands.
+_FIXED = _Fields(one=1 << 96, width=192, shift=92)
+
+
+def _exact_fields(n: int) -> _Fields:
+    """Return fields whose every division is exact: ``one`` is a multiple of every path's denominator.
+
+    A path's probability is 1/36 for its cut times 1/15 for each state it leaves off the
+    floor and 1/12 for each at the floor. It leaves at most ``longest`` states by a take
+    (each lowers left_count), and those are the only ways off the floor; each other step
+    lowers right_count by at least 1, from at most n to at least the lowest floor
+    −(n + longest + 2), and takes raise it by at most 3 each: at most 2n + 4·longest + 2
+    such steps, and 2n + 5·longest + 2 in all. A multiple of k below 2**shift divided as
+    ``_Fields`` says is exactly its quotient, so shift is the values' whole length.
+    """
+    longest = min(max(algorithms.riffle_physical_cut(n, 8), 0), n)  # the longest left half any cut makes
+    one = 36 * 15 ** (2 * n + 5 * longest + 2) * 12 ** longest
+    bits = one.bit_length() + 5  # values stay below 16 * one
+    return _Fields(one=one, width=2 * bits, shift=bits)
+
+
+def _divisors(n: int, fields: _Fields) -> dict:
+    """Return, for k = 12 and 15, what ``_sum`` needs to divide rows of n fields by k: (reciprocal, shift, mask)."""
+    kept = (1 << (fields.width - fields.shift)) - 1
+    mask = sum(kept << (card * fields.width) for card in range(n))
+    return {k: (-(-(1 << fields.shift) // k), fields.shift, mask) for k in (12, 15)}
+
+
+def _columns(rows: list, n: int, fields: _Fields) -> list:
+    """Return P[card][place] as integers from the final rows (one a place)."""
+    full = (1 << fields.width) - 1
+    return [[(row >> ((n - 1 - card) * fields.width)) & full for row in rows] for card in range(n)]
 
 
 def _successors(n: int, key: tuple[int, int, int]):
@@ -221,76 +270,38 @@ def chain_states(n: int) -> int:
 PROGRESS_EVERY = 50  # states between two progress reports (at 52 cards in Pyodide about 0.02 s, 0.15 s at most: the end)
 
 
-class _Shape(NamedTuple):
-    """Where a state's numbers sit: n cards, per_cell of them to an entry (two to a complex number)."""
-
-    n: int
-    per_cell: int
-    width: int  # entries in a row of the full place × card matrix
-    longest: int  # the longest left half any cut makes
-    band_from: int  # the first entry column whose cards every cut leaves in the deck
-
-
-def _shape(n: int, per_cell: int) -> _Shape:
-    """Return the layout of n cards at per_cell cards an entry."""
-    longest = min(max(algorithms.riffle_physical_cut(n, 8), 0), n)
-    return _Shape(n, per_cell, -(-n // per_cell), longest, -(-longest // per_cell))
-
-
-def _row_width(shape: _Shape, left_count: int) -> int:
-    """Return the entry columns of a state's rows part: the cards neither waiting nor banded."""
-    return shape.band_from - max(left_count, 0) // shape.per_cell
-
-
-def _band_length(shape: _Shape, left_count: int, g: int) -> int:
-    """Return how many places each band holds while the left half has left_count + g cards.
-
-    A card c that every cut leaves in the deck sits at its deck index (c − cut, at least
-    c − longest) plus the left-half cards put in before it (at most cut − the left half's
-    length now): so it is only ever at places c − longest to c − that length, and the
-    other places of its column, zeros, are not stored (a third of all entries at 52 cards).
-    """
-    return shape.longest - (left_count + g) + shape.per_cell
-
-
-def _band_low(shape: _Shape, band: int) -> int:
-    """Return the place a band starts at: its first card's place were the cut the longest."""
-    return (shape.band_from + band) * shape.per_cell - shape.longest
-
-
-def _pass_flat_steps(n: int, one, per_cell: int):
-    """Yield the fraction of states done now and then; return the final place × card matrix, flat, per_cell
-    cards per entry.
+def _pass_rows_steps(n: int, fields: _Fields):
+    """Yield the fraction of states done now and then; return the final place × card matrix as rows, one a place.
 
     The chain goes level by level (left_count falling). Within a level, a state's data are,
     for the cards not still waiting (the waiting cards sit in order below, one row each, with
     the state's whole mass, kept in a last cell), the rows of the deck and of the left half's
-    taken part, place by place, then the bands (``_band_length``) of the cards every cut
-    leaves in the deck, card column by card column; a take moves rows into an intermediate
-    (counters before the drop), and the four drops, which move no card, are sums of those
-    intermediates.
+    taken part, place by place; a take moves rows into an intermediate (counters before the
+    drop), and the four drops, which move no card, are sums of those intermediates. A state's
+    data are its probability over the 15 (or at the floor 12) ways out, so each way carries
+    them as they are.
     """
-    shape = _shape(n, per_cell)
-    zero = one - one
-    units = [one, one * 1j] if per_cell == 2 else [one]
+    divisors = _divisors(n, fields)
     total = chain_states(n)
     done = 0
     starts: dict[tuple[int, int, int], list] = {}  # the 36 cuts' first states
     for deck, _left_half, key in _first_states(n):
-        _add_into(starts, key, _first_data(shape, deck, key, [unit / 36 for unit in units]))
+        _add_into(starts, key, _first_rows(n, fields, deck, fields.one // 36))
     top = max((key[0] for key in starts), default=0)
-    taken: dict[tuple[int, int, int], list] = {}  # (left_count, g, right_count + take) -> data moved there, summed once
+    # (left_count, g) -> right_count + take -> data moved there, summed once; by level, so a level finds its own
+    taken: dict[tuple[int, int], dict[int, list]] = {}
     for level in range(top, 0, -1):
         floor = physical_floor(n, level)
         for g in range(4):
-            highs = [key[2] for key in taken if key[0] == level and key[1] == g]
+            here = taken.pop((level, g), {})
+            highs = list(here)
             highs += [key[2] for key in starts if key[0] == level and key[1] == g]
             if not highs:
                 continue
             plus: dict[int, list] = {}  # right_count -> its intermediate plus its own data after the self-loop
             pairs: dict[int, list] = {}  # odd right_count -> plus there and one above: each pair serves two states
             for right_count in range(max(highs), floor - 1, -1):
-                parts = [_sum(taken.pop((level, g, right_count), [])), starts.pop((level, g, right_count), None)]
+                parts = [_sum(here.pop(right_count, [])), starts.pop((level, g, right_count), None)]
                 if right_count == floor:
                     parts = [_times(parts[0], 4), parts[1]]
                     parts += [_times(plus.get(floor + d), 4 - d) for d in (1, 2, 3)]
@@ -298,7 +309,7 @@ def _pass_flat_steps(n: int, one, per_cell: int):
                     parts += [plus.get(right_count + 1), pairs.get(right_count + 2)]
                 else:
                     parts += [pairs.get(right_count + 1), plus.get(right_count + 3)]
-                flat = _sum(parts, one / (12 if right_count == floor else 15))
+                flat = _sum(parts, divisors[12 if right_count == floor else 15])
                 plus.pop(right_count + 4, None)
                 pairs.pop(right_count + 3, None)
                 if flat is not None and right_count > floor:
@@ -310,13 +321,13 @@ def _pass_flat_steps(n: int, one, per_cell: int):
                 done += 1
                 if done % PROGRESS_EVERY == 0:
                     yield done / total
-                _take_all(shape, (level, g, right_count), flat, units, taken)
+                _take_all(n, fields.width, (level, g, right_count), flat, taken)
     ends: dict[tuple[int, int, int], list] = {}  # (left_count, g, splice start) -> data when the loop ends
     for (left_count, g, right_count), flat in starts.items():  # cuts of nothing: the loop never runs
         _add_into(ends, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
-    for left_count, g in sorted({key[:2] for key in taken}, reverse=True):
+    for left_count, g in sorted(taken, reverse=True):
         floor = physical_floor(n, left_count)
-        here = {key[2]: _sum(taken.pop(key)) for key in [key for key in taken if key[:2] == (left_count, g)]}
+        here = {right_count: _sum(data) for right_count, data in taken.pop((left_count, g)).items()}
         pairs: dict[int, list] = {}  # right_count -> the intermediates at it and one above
         # no loop now: a state is the sum of the four intermediates its drops come from
         for right_count in range(max(here), floor - 1, -1):
@@ -332,35 +343,15 @@ def _pass_flat_steps(n: int, one, per_cell: int):
             if done % PROGRESS_EVERY == 0:
                 yield done / total
             _add_into(ends, (left_count, g, splice_start(right_count, n - left_count - g)), flat)
-    final = [zero] * (n * shape.width)
+    final = [0] * n
     for key, flat in ends.items():
-        final = list(map(add, final, _finished(shape, key, flat)))
+        final = list(map(add, final, _finished(n, key, flat)))
     return final
 
 
-def _first_data(shape: _Shape, deck: list, key: tuple[int, int, int], units: list) -> list:
+def _first_rows(n: int, fields: _Fields, deck: list, unit: int) -> list:
     """Return a cut's first state's data: each deck card at its place with the cut's share, and its mass."""
-    left_count, g, _ = key
-    width, band = _row_width(shape, left_count), _band_length(shape, left_count, g)
-    rows = shape.n - max(left_count, 0)
-    data = _zeros(shape, left_count, g, units[0] - units[0])
-    base = max(left_count, 0) // shape.per_cell
-    for place, card in enumerate(deck):
-        column = card // shape.per_cell
-        if column < shape.band_from:
-            data[place * width + column - base] = units[card % shape.per_cell]
-        else:
-            banded = column - shape.band_from
-            data[rows * width + banded * band + place - _band_low(shape, banded)] = units[card % shape.per_cell]
-    data[-1] = units[0]
-    return data
-
-
-def _zeros(shape: _Shape, left_count: int, g: int, zero) -> list:
-    """Return zero data for a state: its rows part, its bands, then the mass cell."""
-    rows = shape.n - max(left_count, 0)
-    bands = shape.width - shape.band_from
-    return [zero] * (rows * _row_width(shape, left_count) + bands * _band_length(shape, left_count, g) + 1)
+    return [unit << ((n - 1 - card) * fields.width) for card in deck] + [unit]
 
 
 def _add_into(held: dict, key, flat: list) -> None:
@@ -376,130 +367,42 @@ def _times(flat, k: int):
     return list(map(mul, flat, repeat(k)))
 
 
-# Sums as one comprehension where that is quicker in Pyodide than chained map(add) (and map(mul) for a scale), and
-# the same in CPython: scaled, 23% for three lists (the usual state), 10% for four; unscaled, 5% for three and 15%
-# for five. Two unscaled lists stay a map, quicker there. Keyed by (lists, scaled).
-_COMPREHENDED = {
-    (2, True): lambda s, a, b: [(x + y) * s for x, y in zip(a, b)],
-    (3, True): lambda s, a, b, c: [(x + y + z) * s for x, y, z in zip(a, b, c)],
-    (4, True): lambda s, a, b, c, d: [(x + y + z + w) * s for x, y, z, w in zip(a, b, c, d)],
-    (3, False): lambda _, a, b, c: [x + y + z for x, y, z in zip(a, b, c)],
-    (4, False): lambda _, a, b, c, d: [x + y + z + w for x, y, z, w in zip(a, b, c, d)],
-    (5, False): lambda _, a, b, c, d, e: [x + y + z + w + v for x, y, z, w, v in zip(a, b, c, d, e)],
-    (6, False): lambda _, a, b, c, d, e, f: [x + y + z + w + v + u for x, y, z, w, v, u in zip(a, b, c, d, e, f)],
-}
-
-
-def _sum(parts: list, scale=None):
-    """Return the element-wise sum of the lists among parts that are not None, times scale if given
-    (None if all are None); one pass, no list in between."""
+def _sum(parts: list, divisor=None):
+    """Return the element-wise sum of the lists among parts that are not None, divided as ``_divisors`` says if
+    given (None if all are None)."""
     parts = [part for part in parts if part is not None]
     if not parts:
         return None
-    comprehended = _COMPREHENDED.get((len(parts), scale is not None))
-    if comprehended is not None:
-        return comprehended(scale, *parts)
     total = iter(parts[0])
     for part in parts[1:]:
         total = map(add, total, part)
-    if scale is not None:
-        total = map(mul, total, repeat(scale))
-    return list(total) if len(parts) > 1 or scale is not None else parts[0]
+    if divisor is not None:
+        reciprocal, shift, mask = divisor
+        return [(row * reciprocal >> shift) & mask for row in total]
+    return list(total) if len(parts) > 1 else parts[0]
 
 
-def _take_all(shape: _Shape, key: tuple[int, int, int], flat: list, units: list, taken: dict) -> None:
+def _take_all(n: int, width: int, key: tuple[int, int, int], flat: list, taken: dict) -> None:
     """Add a state's data, moved as the port moves cards for each take of 1 to 3, to the intermediates it leads to."""
     left_count, g, right_count = key
-    n, per_cell = shape.n, shape.per_cell
-    zero = flat[-1] - flat[-1]
+    mass = flat[-1]
     deck_rows = n - left_count - g
-    start_row = splice_start(right_count, deck_rows)
-    row_width = _row_width(shape, left_count)
-    start, deck_cells = start_row * row_width, deck_rows * row_width
-    rows_end = (n - left_count) * row_width
-    offsets = _gap_offsets(shape, _band_length(shape, left_count, g), start_row)
-    spread = {0: flat[rows_end:-1]}  # rows moved -> the bands after
-    base = left_count // per_cell
+    start = splice_start(right_count, deck_rows)
     for take in (1, 2, 3):
-        moved_rows = min(take, g)
-        kept = moved_rows * row_width + deck_cells
+        kept = deck_rows + min(take, g)
         # the taken rows of the left half go in at the splice start; nothing else moves
-        moved = flat[:start]
-        moved += flat[deck_cells:kept]
-        moved += flat[start:deck_cells]
-        rest = flat[kept:rows_end]
-        waiting = max(left_count - take, 0)
-        pad = base - waiting // per_cell
-        if pad:
-            moved = _widen(moved, deck_rows + moved_rows, row_width, pad, zero)
-            rest = _widen(rest, g - moved_rows, row_width, pad, zero)
-        for card in range(waiting, left_count):  # no longer waiting: now in the left half's taken part
-            row = [zero] * (row_width + pad)
-            row[card // per_cell - waiting // per_cell] = flat[-1] * units[card % per_cell]
-            moved += row
-        moved += rest
-        if moved_rows not in spread:  # takes of g or more move the same rows
-            spread[moved_rows] = _spread_bands(spread[0], offsets, moved_rows, zero)
-        moved += spread[moved_rows]
-        moved.append(flat[-1])
-        taken.setdefault((left_count - take, max(g, take), right_count + take), []).append(moved)
+        moved = flat[:start] + flat[deck_rows:kept] + flat[start:deck_rows]
+        # cards no longer waiting: now first in the left half's taken part
+        moved += [mass << ((n - 1 - card) * width) for card in range(max(left_count - take, 0), left_count)]
+        moved += flat[kept:]
+        taken.setdefault((left_count - take, max(g, take)), {}).setdefault(right_count + take, []).append(moved)
 
 
-def _gap_at(shape: _Shape, band: int, banded: int, start_row: int) -> int:
-    """Return where rows put in at start_row go into a band of this length: its cells above the gap."""
-    return min(max(start_row - _band_low(shape, banded), 0), band)
-
-
-def _gap_offsets(shape: _Shape, band: int, start_row: int) -> list:
-    """Return where rows put in at start_row open a gap in each band (offsets into the bands, the last band's first)."""
-    return [banded * band + _gap_at(shape, band, banded, start_row)
-            for banded in reversed(range(shape.width - shape.band_from))]
-
-
-def _spread_bands(bands: list, offsets: list, inserted: int, zero) -> list:
-    """Return the bands with inserted zeros at each offset (taken from the end, so earlier offsets hold)."""
-    out = list(bands)
-    gap = [zero] * inserted
-    for at in offsets:
-        out[at:at] = gap
-    return out
-
-
-def _finished(shape: _Shape, key: tuple[int, int, int], flat: list) -> list:
-    """Return a loop's last state's data as the full place × card matrix, the left half put in at the splice start."""
-    left_count, g, start_row = key
-    n, width = shape.n, shape.width
-    zero = flat[-1] - flat[-1]
-    row_width = _row_width(shape, left_count)  # all cards: none is waiting
-    deck_rows, rows_end = n - left_count - g, n * row_width
-    start, deck_cells = start_row * row_width, deck_rows * row_width
-    rows = flat[:start] + flat[deck_cells:rows_end] + flat[start:deck_cells]
-    out = [zero] * (n * width)
-    for column in range(row_width):
-        out[column::width] = rows[column::row_width]
-    band = _band_length(shape, left_count, g)
-    gap = [zero] * (left_count + g)
-    for banded in range(width - shape.band_from):
-        cells = flat[rows_end + banded * band:rows_end + (banded + 1) * band]
-        at = _gap_at(shape, band, banded, start_row)
-        column = [zero] * _band_low(shape, banded) + cells[:at] + gap + cells[at:]
-        out[shape.band_from + banded::width] = column[:n] + [zero] * (n - len(column))
-    return out
-
-
-def _widen(part: list, rows: int, row_width: int, pad: int, zero) -> list:
-    """Return rows of row_width with pad zero cells put before each (columns of cards no longer waiting)."""
-    if rows < row_width:  # fewer operations row by row
-        out = []
-        for row in range(rows):
-            out += [zero] * pad
-            out += part[row * row_width:(row + 1) * row_width]
-        return out
-    new_width = row_width + pad
-    out = [zero] * (rows * new_width)
-    for column in range(row_width):
-        out[pad + column::new_width] = part[column::row_width]
-    return out
+def _finished(n: int, key: tuple[int, int, int], flat: list) -> list:
+    """Return a loop's last state's rows (all n places), the left half put in at the splice start."""
+    left_count, g, start = key
+    deck_rows = n - left_count - g
+    return flat[:start] + flat[deck_rows:-1] + flat[start:deck_rows]
 
 
 def matrix(n: int, params: dict, one) -> Matrix:

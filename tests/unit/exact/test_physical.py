@@ -16,7 +16,6 @@ from shufflelab.exact.physical import (
     PROGRESS_EVERY,
     _first_states,
     _successors,
-    _unpack,
     chain_states,
     matrix,
     matrix_steps,
@@ -121,6 +120,14 @@ def _reference_pass_flat(n: int, one, per_cell: int) -> list:
     return final
 
 
+def _unpack(flat: list, n: int, per_cell: int) -> list:
+    """Return P[card][place] from the reference's flat place-major list holding per_cell cards per entry."""
+    width = -(-n // per_cell)
+    if per_cell == 1:
+        return [flat[card::width] for card in range(n)]
+    return [[(z.real if card % 2 == 0 else z.imag) for z in flat[card // 2::width]] for card in range(n)]
+
+
 def _reference_chain_states(n: int) -> int:
     """Count the counters' states by walking every edge."""
     seen = {key for _, _, key in _first_states(n)}
@@ -134,7 +141,6 @@ def _reference_chain_states(n: int) -> int:
     return len(seen)
 
 
-# from 9 cards some cards are right-half cards for every cut, kept as bands (9: one card, 13: three)
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 6, 7, 9, *(pytest.param(n, marks=pytest.mark.slow) for n in (11, 13))])
 def test_pass_matrix_is_the_reference_exactly(n):
     assert pass_matrix(n, Fraction(1)) == _unpack(_reference_pass_flat(n, Fraction(1), 1), n, 1)
@@ -146,6 +152,13 @@ def test_pass_matrix_floats_are_the_reference_floats(n):
     new, old = pass_matrix(n), _unpack(_reference_pass_flat(n, 1.0 + 0j, 2), n, 2)
     for new_row, old_row in zip(new, old, strict=True):
         assert new_row == pytest.approx(old_row, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 9, 17, 20, pytest.param(26, marks=pytest.mark.slow)])
+def test_pass_matrix_floats_are_the_exact_matrix_correctly_rounded(n):
+    _FLOAT_PASSES.pop(n, None)
+    exact = pass_matrix(n, Fraction(1))
+    assert pass_matrix(n) == [[float(p) for p in row] for row in exact]
 
 
 @pytest.mark.slow
