@@ -836,7 +836,7 @@ def physical_readme_text(pinned: dict) -> str:
     """Return the README's words for the pinned riffle-physical figures (docs/physical.json)."""
     now, before = (statistics.median(pinned["each"][label]) for label in ("now", pinned["rev"]))
     return (f"{now:.1f} s ({_spread(pinned['each']['now'])}), against {before:.1f} s "
-            f"({_spread(pinned['each'][pinned['rev']])}) for {pinned['rev']}, before its bands and comprehensions, "
+            f"({_spread(pinned['each'][pinned['rev']])}) for {pinned['rev']}, whose states were lists of floats, "
             f"in turns with it ({before / now:.2f}×; medians of {len(pinned['each']['now'])})")
 
 
