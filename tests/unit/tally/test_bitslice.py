@@ -159,6 +159,22 @@ def test_value_counts_are_the_bit_counts_of_the_value_masks(count):
         assert lanes_with_wanted == masks[wanted]
 
 
+@pytest.mark.parametrize("count", [2, 5, 8, 13, 52, 100])
+def test_value_counts_of_a_window_count_each_value_and_find_each_wanted_one(count):
+    # as count_lanes calls it: planes that reach past the window's lanes, with other values there; every wanted
+    # value, and one value in nearly every lane (the inversion's fields at their largest, without a borrow)
+    picker = random.Random(count)
+    width, skip, past = 300, 7, 40
+    for values in ([picker.randrange(count) for _ in range(skip + width + past)],
+                   [count - 1] * (skip + width - 1) + [0] * (past + 1)):
+        planes = [plane >> skip for plane in planes_of(values, max(count - 1, 1).bit_length())]
+        inside = values[skip : skip + width]
+        for wanted in range(count):
+            counts, lanes_with_wanted = value_counts(planes, count, (1 << width) - 1, wanted)
+            assert counts == [inside.count(v) for v in range(count)]
+            assert lanes_with_wanted == sum(1 << lane for lane, v in enumerate(inside) if v == wanted)
+
+
 class CountingSource:
     """A LaneSource over random.Random that counts the planes drawn."""
 
