@@ -68,6 +68,19 @@ def fresh_columns(n: int, lanes: int) -> Columns:
 
 def value_masks(planes: list[int], count: int, root: int) -> list[int]:
     """Return ``masks[v]`` for ``v < count``: the lanes of ``root`` whose value is ``v``."""
+    low_width = len(planes) // 2 if len(planes) >= 4 else 0
+    if not low_width:
+        return _value_tree(planes, count, root)
+    # a tree for the high half of the bits, one for the low half, and an AND per value: 79 operations for 51 values
+    # (the Fisher-Yates kernel's last step) where one tree of all the bits took 106
+    high = _value_tree(planes[low_width:], ((count - 1) >> low_width) + 1, root)
+    low = _value_tree(planes[:low_width], min(count, 1 << low_width), root)
+    low_bits = (1 << low_width) - 1
+    return [high[v >> low_width] & low[v & low_bits] for v in range(count)]
+
+
+def _value_tree(planes: list[int], count: int, root: int) -> list[int]:
+    """Return ``value_masks`` one bit at a time, the most significant first."""
     nodes = [root]
     # most significant bit first, so prefixes that no value below count has are dropped
     for q in reversed(range(len(planes))):
