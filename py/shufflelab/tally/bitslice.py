@@ -218,12 +218,14 @@ def uniform_planes(
     spare = spare or SpareBits(source, lanes)
     every_lane = spare.every_lane
     rejected = lanes_at_least(planes, m, every_lane)
-    first_rejected = rejected
+    if not rejected:
+        return planes
     sets = spare.sets(width)
     next_set = 0
-    # each lane keeps the bits of the last set it took, so the sets' accepted bits are gathered as they come
-    # (two operations per plane and set) and merged into the planes once, at the end
-    accepted = [0] * width
+    # the planes with the rejected lanes cleared (one operation per plane, where merging at the end took three); the
+    # sets' accepted bits are gathered into them as they come (two operations per plane and set)
+    kept = every_lane ^ rejected
+    accepted = [plane & kept for plane in planes]
     while rejected:
         if rejected.bit_count() <= fix_one_by_one_at:
             _redraw_one_by_one(accepted, rejected, m, source, lanes)
@@ -243,7 +245,7 @@ def uniform_planes(
         rejected ^= took
         accepted = [bits | (new & took) for bits, new in zip(accepted, fresh)]
     spare.tidy(width)
-    return [plane ^ ((plane ^ bits) & first_rejected) for plane, bits in zip(planes, accepted)]
+    return accepted
 
 
 def _redraw_one_by_one(accepted: list[int], rejected: int, m: int, source: LaneSource, lanes: int) -> None:
