@@ -236,13 +236,18 @@ def uniform_planes(
         entry = sets[next_set]
         next_set += 1
         fresh, unused = entry
-        taking = rejected & unused
-        if not taking:
-            continue
-        entry[1] = unused ^ taking
-        # a lane that took a value >= m stays rejected and looks in the next set
-        took = taking ^ lanes_at_least(fresh, m, taking)
-        rejected ^= took
+        if unused is every_lane:  # a set just drawn (about half the rounds): every rejected lane takes from it
+            entry[1] = unused ^ rejected
+            still = lanes_at_least(fresh, m, rejected)
+            took, rejected = rejected ^ still, still
+        else:
+            taking = rejected & unused
+            if not taking:
+                continue
+            entry[1] = unused ^ taking
+            # a lane that took a value >= m stays rejected and looks in the next set
+            took = taking ^ lanes_at_least(fresh, m, taking)
+            rejected ^= took
         accepted = [bits | (new & took) for bits, new in zip(accepted, fresh)]
     spare.tidy(width)
     return accepted
