@@ -9,8 +9,7 @@ uniform and independent.
 """
 
 from array import array
-from functools import cache, reduce
-from operator import or_
+from functools import cache
 from typing import Protocol
 
 from .fast_rng import FastRng
@@ -151,23 +150,17 @@ def lanes_holding(supersets: list[int], planes: list[int], count: int, value: in
 def lanes_at_least(planes: list[int], m: int, lanes: int) -> int:
     """Return the mask of the lanes of ``lanes`` whose value (read from ``planes``) is ``>= m``, for 1 <= m <=
     2 ** len(planes)."""
-    # value >= m is value > top = m - 1: some plane has 1 where top has 0, with the planes above it equal to top's
-    # bits. Where top's remaining bits are all 1 no lane can still get ahead, and where they are all 0 any 1 does:
-    # both end the walk early (m = 33: 6 operations, not 11)
-    top = m - 1
-    greater = 0
-    equal = lanes  # the lanes whose planes so far equal top's bits
-    for q in reversed(range(len(planes))):
-        rest = top & ((2 << q) - 1)  # top's bits q..0
-        if rest == (2 << q) - 1:
-            break
-        if not rest:
-            return greater | (equal & reduce(or_, planes[: q + 1]))
-        if rest >> q:
-            equal &= planes[q]
-        else:
-            greater |= equal & planes[q]
-    return greater
+    # value >= m exactly where value + (2**k - m) carries out of k bits: the carry chain from the lowest bit, an OR
+    # where that constant has a 1 and an AND where it has a 0, free until its first 1 (258 operations for the
+    # bounds 2..63 where walking from the top bit with early stops took 304; 4 for m = 52, not 5)
+    top = m - 1  # the constant is top's complement
+    carry = None  # no carry yet: 0 in every lane
+    for q, plane in enumerate(planes):
+        if not top >> q & 1:
+            carry = plane if carry is None else carry | plane
+        elif carry is not None:
+            carry &= plane
+    return 0 if carry is None else carry & lanes
 
 
 class SpareBits:

@@ -111,7 +111,7 @@ def test_every_value_of_the_bits_maps_to_itself_or_is_rejected():
 
 def test_lanes_at_least_are_exactly_the_lanes_whose_value_reaches_the_bound():
     # every value of 1 to 7 bits in a lane of its own, and every bound, in all lanes and in a random half of them
-    # (the walk stops early where the bound's remaining bits are all 0 or all 1: each way is hit here)
+    # (the carry chain starts at the bound's lowest bit that m - 1 lacks, wherever that is: each place is hit here)
     rng = random.Random(8)
     for width in range(1, 8):
         values = list(range(1 << width))
