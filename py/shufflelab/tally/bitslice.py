@@ -8,8 +8,8 @@ whole block; partners are drawn as planes by plain rejection, so every one is ex
 uniform and independent.
 """
 
-from functools import reduce
-from operator import or_
+from array import array
+from functools import cache
 from typing import Protocol
 
 from .fast_rng import FastRng
@@ -18,6 +18,7 @@ from .fast_rng import FastRng
 FIX_ONE_BY_ONE_AT = 12
 # Spare random planes kept per width for redraws (see SpareBits); 4 measured best of 2, 4, all.
 SPARE_SETS_KEPT = 4
+FIELD_BITS = 8 * array("I").itemsize  # one count per field in exact_counts (32 bits wherever CPython runs)
 
 Columns = list[list[int]]  # columns[p][q]: plane q of position p, one bit per deck
 
@@ -66,6 +67,19 @@ def fresh_columns(n: int, lanes: int) -> Columns:
 
 def value_masks(planes: list[int], count: int, root: int) -> list[int]:
     """Return ``masks[v]`` for ``v < count``: the lanes of ``root`` whose value is ``v``."""
+    low_width = len(planes) // 2 if len(planes) >= 4 else 0
+    if not low_width:
+        return _value_tree(planes, count, root)
+    # a tree for the high half of the bits, one for the low half, and an AND per value: 79 operations for 51 values
+    # (the Fisher-Yates kernel's last step) where one tree of all the bits took 106
+    high = _value_tree(planes[low_width:], ((count - 1) >> low_width) + 1, root)
+    low = _value_tree(planes[:low_width], min(count, 1 << low_width), root)
+    low_bits = (1 << low_width) - 1
+    return [high[v >> low_width] & low[v & low_bits] for v in range(count)]
+
+
+def _value_tree(planes: list[int], count: int, root: int) -> list[int]:
+    """Return ``value_masks`` one bit at a time, the most significant first."""
     nodes = [root]
     # most significant bit first, so prefixes that no value below count has are dropped
     for q in reversed(range(len(planes))):
@@ -80,39 +94,73 @@ def value_masks(planes: list[int], count: int, root: int) -> list[int]:
 
 
 def value_counts(planes: list[int], count: int, root: int, wanted: int = 0) -> tuple[list[int], int]:
-    """Return (how many lanes of ``root`` hold each value ``v < count``, the mask of the lanes holding ``wanted``):
-    ``value_masks``'s bit counts, its last level's masks left unmade (value 2v's count is node v's less 2v + 1's)."""
-    low = planes[0]
-    counts = []
-    nodes = value_masks(planes[1:], -(-count // 2), root)
-    for node in nodes:
-        odd = (node & low).bit_count()
-        counts += (node.bit_count() - odd, odd)
-    del counts[count:]
-    node = nodes[wanted >> 1] if wanted < count else 0
-    return counts, (node & low if wanted & 1 else node ^ (node & low))
+    """Return (how many lanes of ``root`` hold each value ``v < count``, the mask of the lanes holding ``wanted``),
+    for planes in which every lane of ``root`` holds a value below ``count``."""
+    # superset counts, then their Moebius inversion: count - 1 ANDs (51 for 52 cards) where the value tree took 80
+    subsets = superset_masks(planes, count, root)
+    counts = exact_counts(array("I", map(int.bit_count, subsets)), count, len(planes)).tolist()
+    return counts, (lanes_holding(subsets, planes, count, wanted) if wanted < count else 0)
+
+
+def superset_masks(planes: list[int], count: int, root: int) -> list[int]:
+    """Return ``masks[s]`` for ``s < count``: the lanes of ``root`` whose value has every bit of ``s`` set."""
+    masks = [root]
+    for q, plane in enumerate(planes):
+        # s + 2**q for the s found so far: no value below count has the bits of a larger s, so none is made
+        masks += [lanes & plane for lanes in masks[: max(0, count - (1 << q))]]
+    return masks
+
+
+def exact_counts(superset_counts: array, count: int, width: int) -> memoryview:
+    """Return how many values equal each ``s < count``, from ``superset_counts[s]`` (how many have every bit of
+    ``s``; none has a value of ``count`` or more): the Moebius inversion over ``width`` bits. ``superset_counts``
+    (an array of "I") may hold several groups of ``count``, each inverted alone, the result's groups in its order."""
+    groups = len(superset_counts) // count
+    # one field per s, all inverted at once: field s less field s + 2**b, bit by bit, never borrows (after
+    # the bits done so far, field s counts values that match s there and have s's other bits, which field
+    # s + 2**b's values are some of): 7.5 us for 52 fields in Pyodide, a Python loop over them 35 us
+    packed = int.from_bytes(superset_counts.tobytes(), "little")
+    for b, fields_without_b in enumerate(_fields_without_bit(count, width, groups)):
+        packed -= (packed >> (FIELD_BITS << b)) & fields_without_b
+    return memoryview(packed.to_bytes(FIELD_BITS // 8 * count * groups, "little")).cast("I")
+
+
+@cache
+def _fields_without_bit(count: int, width: int, groups: int) -> tuple[int, ...]:
+    """Return, for each bit b below ``width``, the mask of the fields s < ``count`` (in each of ``groups`` groups of
+    ``count`` fields) whose s lacks bit b and s + 2**b is below count."""
+    field, size = (1 << FIELD_BITS) - 1, FIELD_BITS // 8 * count
+    # s + 2**b at or past count is another group's field: left out (its count is 0 by the precondition)
+    group = [sum(field << (FIELD_BITS * s) for s in range(count) if not s >> b & 1 and s | 1 << b < count)
+             for b in range(width)]
+    return tuple(int.from_bytes(mask.to_bytes(size, "little") * groups, "little") for mask in group)
+
+
+def lanes_holding(supersets: list[int], planes: list[int], count: int, value: int) -> int:
+    """Return the lanes whose value is ``value``, from ``superset_masks``'s (every lane's value below ``count``)."""
+    # the lanes with all of value's bits, less those with another bit that some value below count could have
+    # (2 operations a plane on the mask, not an OR of whole planes: they may reach past root's lanes)
+    lanes = supersets[value]
+    for q, plane in enumerate(planes):
+        if not value >> q & 1 and value | 1 << q < count:
+            lanes ^= lanes & plane
+    return lanes
 
 
 def lanes_at_least(planes: list[int], m: int, lanes: int) -> int:
     """Return the mask of the lanes of ``lanes`` whose value (read from ``planes``) is ``>= m``, for 1 <= m <=
     2 ** len(planes)."""
-    # value >= m is value > top = m - 1: some plane has 1 where top has 0, with the planes above it equal to top's
-    # bits. Where top's remaining bits are all 1 no lane can still get ahead, and where they are all 0 any 1 does:
-    # both end the walk early (m = 33: 6 operations, not 11)
-    top = m - 1
-    greater = 0
-    equal = lanes  # the lanes whose planes so far equal top's bits
-    for q in reversed(range(len(planes))):
-        rest = top & ((2 << q) - 1)  # top's bits q..0
-        if rest == (2 << q) - 1:
-            break
-        if not rest:
-            return greater | (equal & reduce(or_, planes[: q + 1]))
-        if rest >> q:
-            equal &= planes[q]
-        else:
-            greater |= equal & planes[q]
-    return greater
+    # value >= m exactly where value + (2**k - m) carries out of k bits: the carry chain from the lowest bit, an OR
+    # where that constant has a 1 and an AND where it has a 0, free until its first 1 (258 operations for the
+    # bounds 2..63 where walking from the top bit with early stops took 304; 4 for m = 52, not 5)
+    top = m - 1  # the constant is top's complement
+    carry = None  # no carry yet: 0 in every lane
+    for q, plane in enumerate(planes):
+        if not top >> q & 1:
+            carry = plane if carry is None else carry | plane
+        elif carry is not None:
+            carry &= plane
+    return 0 if carry is None else carry & lanes
 
 
 class SpareBits:
@@ -168,15 +216,17 @@ def uniform_planes(
     spare = spare or SpareBits(source, lanes)
     every_lane = spare.every_lane
     rejected = lanes_at_least(planes, m, every_lane)
-    first_rejected = rejected
+    if not rejected:
+        return planes
     sets = spare.sets(width)
     next_set = 0
-    # each lane keeps the bits of the last set it took, so the sets' accepted bits are gathered as they come
-    # (two operations per plane and set) and merged into the planes once, at the end
-    accepted = [0] * width
+    # the planes with the rejected lanes cleared (one operation per plane, where merging at the end took three); the
+    # sets' accepted bits are gathered into them as they come (two operations per plane and set)
+    kept = every_lane ^ rejected
+    accepted = [plane & kept for plane in planes]
     while rejected:
         if rejected.bit_count() <= fix_one_by_one_at:
-            _redraw_one_by_one(accepted, rejected, m, source, lanes)
+            _redraw_one_by_one(accepted, rejected, m, source)
             rejected = 0
             break
         if next_set == len(sets):
@@ -184,43 +234,38 @@ def uniform_planes(
         entry = sets[next_set]
         next_set += 1
         fresh, unused = entry
-        taking = rejected & unused
-        if not taking:
-            continue
-        entry[1] = unused ^ taking
-        # a lane that took a value >= m stays rejected and looks in the next set
-        took = taking ^ lanes_at_least(fresh, m, taking)
-        rejected ^= took
+        if unused is every_lane:  # a set just drawn (about half the rounds): every rejected lane takes from it
+            entry[1] = unused ^ rejected
+            still = lanes_at_least(fresh, m, rejected)
+            took, rejected = rejected ^ still, still
+        else:
+            taking = rejected & unused
+            if not taking:
+                continue
+            entry[1] = unused ^ taking
+            # a lane that took a value >= m stays rejected and looks in the next set
+            took = taking ^ lanes_at_least(fresh, m, taking)
+            rejected ^= took
         accepted = [bits | (new & took) for bits, new in zip(accepted, fresh)]
     spare.tidy(width)
-    return [plane ^ ((plane ^ bits) & first_rejected) for plane, bits in zip(planes, accepted)]
+    return accepted
 
 
-def _redraw_one_by_one(accepted: list[int], rejected: int, m: int, source: LaneSource, lanes: int) -> None:
+def _redraw_one_by_one(accepted: list[int], rejected: int, m: int, source: LaneSource) -> None:
     """Give each rejected lane, lowest first, a fresh ``source.below(m)``: set its bits in ``accepted``, in place."""
-    # few lanes, found by bytes.find on the lanes' bytes: format(rejected, "b") cost 0.09-0.18 ms a call in Pyodide
-    # (a 52-card block calls this up to 46 times, once per step whose bound is no power of two), big-int steps per
-    # lane cost more still
-    lane_bytes = rejected.to_bytes(-(-lanes // 8), "little")
-    occupied = lane_bytes.translate(_NONZERO)  # 1 where a byte holds a rejected lane, else 0
-    singles: list[list[int]] = [[] for _ in accepted]  # per plane, the lanes (as 1 << lane) whose new value has its bit
-    at = occupied.find(1)
-    while at >= 0:
-        byte = lane_bytes[at]
-        for bit in range(8):  # lane 8 * at + bit: lowest first
-            if byte >> bit & 1:
-                value = source.below(m)
-                lane = 1 << (8 * at + bit)
-                for q, chosen in enumerate(singles):
-                    if value >> q & 1:
-                        chosen.append(lane)
-        at = occupied.find(1, at + 1)
-    for q, chosen in enumerate(singles):
-        # a sum of a few single bits: int.from_bytes of a whole plane's bytes cost about twice as much in Pyodide
-        accepted[q] |= sum(chosen)
-
-
-_NONZERO = bytes([0]) + bytes([1]) * 255  # a byte's translation: 1 unless it is 0
+    # at most FIX_ONE_BY_ONE_AT lanes, found from the top by bit_length and set by an OR each: in Pyodide 71 us for
+    # 12 lanes and 8 us for one, where finding them with bytes.find on the lanes' bytes and setting each plane's as
+    # a sum took 108 and 30 (a 52-card block calls this up to 46 times)
+    found = []
+    while rejected:
+        lane = 1 << (rejected.bit_length() - 1)
+        found.append(lane)
+        rejected ^= lane
+    for lane in reversed(found):
+        value = source.below(m)
+        for q in range(value.bit_length()):
+            if value >> q & 1:
+                accepted[q] |= lane
 
 
 def swap_with_partner(columns: Columns, i: int, partner_masks: list[int]) -> None:

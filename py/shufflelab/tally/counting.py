@@ -1,8 +1,17 @@
 """Counting decks into the tally: card × position counts and fixed points, in bulk."""
 
+from array import array
 from operator import add
 
-from .bitslice import Columns, planes_from_lane_bytes, planes_per_card, value_counts, value_masks
+from .bitslice import (
+    Columns,
+    exact_counts,
+    lanes_holding,
+    planes_from_lane_bytes,
+    planes_per_card,
+    superset_masks,
+    value_masks,
+)
 from .kernels import MAX_LANES
 
 
@@ -19,19 +28,15 @@ def count_lanes(
     n = len(columns)
     window = (1 << width) - 1
     fixed_counter = [0] * n.bit_length()  # per lane, in binary: how many fixed points so far
+    superset_counts = array("I")  # the tally's own loop: each column's, inverted for all columns at once
     for p, column in enumerate(columns):
-        # lanes from start on; those past the window are left in: value_masks and value_counts start from the
+        # lanes from start on; those past the window are left in: value_masks and superset_masks start from the
         # root (window), so every mask they make is inside it (an & per plane cost about 5% of the count)
         planes = [plane >> start for plane in column]
-        if seen is None:  # the tally's own loop: counts alone, and the lanes where the card is at p
-            column_counts, fixed = value_counts(planes, n, window, p)
-            if by_card:  # column p is card p; its values, positions
-                row = counts[p]
-                row[:] = map(add, row, column_counts)  # in place: a caller may hold the row
-            else:
-                for card, k in enumerate(column_counts):
-                    counts[card][p] += k
-            _add_one_where(fixed_counter, fixed)
+        if seen is None:  # counts alone, and the lanes where the card is at p (columns hold values below n)
+            subsets = superset_masks(planes, n, window)
+            superset_counts.extend(map(int.bit_count, subsets))
+            _add_one_where(fixed_counter, lanes_holding(subsets, planes, n, p))
             continue
         if by_card:
             raise ValueError("seen counts cards by position: not for a block kept by card")
@@ -41,9 +46,24 @@ def count_lanes(
                 counts[card][p] += mask.bit_count()
                 seen[card] |= mask
         _add_one_where(fixed_counter, masks[p])
+    if superset_counts:
+        _add_counts(exact_counts(superset_counts, n, len(columns[0])), counts, by_card)
     for k, mask in enumerate(value_masks(fixed_counter, n + 1, window)):
         if mask:
             fixed_points[k] += mask.bit_count()
+
+
+def _add_counts(column_counts: memoryview, counts: list[list[int]], by_card: bool) -> None:
+    """Add each column's counts (n after n, column 0's first) to ``counts``, by card or by position."""
+    n = len(counts)
+    for p in range(n):
+        found = column_counts[p * n : (p + 1) * n]
+        if by_card:  # column p is card p; its values, positions
+            row = counts[p]
+            row[:] = map(add, row, found)  # in place: a caller may hold the row
+        else:
+            for card, k in enumerate(found):
+                counts[card][p] += k
 
 
 def _add_one_where(counter: list[int], lanes: int) -> None:

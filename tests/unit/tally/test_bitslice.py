@@ -111,7 +111,7 @@ def test_every_value_of_the_bits_maps_to_itself_or_is_rejected():
 
 def test_lanes_at_least_are_exactly_the_lanes_whose_value_reaches_the_bound():
     # every value of 1 to 7 bits in a lane of its own, and every bound, in all lanes and in a random half of them
-    # (the walk stops early where the bound's remaining bits are all 0 or all 1: each way is hit here)
+    # (the carry chain starts at the bound's lowest bit that m - 1 lacks, wherever that is: each place is hit here)
     rng = random.Random(8)
     for width in range(1, 8):
         values = list(range(1 << width))
@@ -157,6 +157,22 @@ def test_value_counts_are_the_bit_counts_of_the_value_masks(count):
         counts, lanes_with_wanted = value_counts(planes, count, root, wanted)
         assert counts == [mask.bit_count() for mask in masks] == [values.count(v) for v in range(count)]
         assert lanes_with_wanted == masks[wanted]
+
+
+@pytest.mark.parametrize("count", [2, 5, 8, 13, 52, 100])
+def test_value_counts_of_a_window_count_each_value_and_find_each_wanted_one(count):
+    # as count_lanes calls it: planes that reach past the window's lanes, with other values there; every wanted
+    # value, and one value in nearly every lane (the inversion's fields at their largest, without a borrow)
+    picker = random.Random(count)
+    width, skip, past = 300, 7, 40
+    for values in ([picker.randrange(count) for _ in range(skip + width + past)],
+                   [count - 1] * (skip + width - 1) + [0] * (past + 1)):
+        planes = [plane >> skip for plane in planes_of(values, max(count - 1, 1).bit_length())]
+        inside = values[skip : skip + width]
+        for wanted in range(count):
+            counts, lanes_with_wanted = value_counts(planes, count, (1 << width) - 1, wanted)
+            assert counts == [inside.count(v) for v in range(count)]
+            assert lanes_with_wanted == sum(1 << lane for lane, v in enumerate(inside) if v == wanted)
 
 
 class CountingSource:
