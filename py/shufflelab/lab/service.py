@@ -43,7 +43,7 @@ from .summary import summarize
 MEASURED_RIFFLE_TRIALS = 10_000  # per k, for decks of at most 5 cards
 MAX_RUN_MILLISECONDS = 1000
 # measured when the riffle-physical matrix took 66 s in Pyodide and 15 s in CPython 3.11 here (52 cards);
-# with bands it is nearer 2.6x (about 5.7 s against 2.2 s), so the factor errs towards asking first
+# with integer rows it is nearer 1.6x (about 2.2 s against 1.4 s), so the factor errs towards asking first
 PYODIDE_SLOWDOWN = 4.4
 ASK_FIRST_SECONDS = 2.0  # a longer exact matrix waits for the user to ask: the worker can't tally meanwhile
 # a slow matrix's first steps, timed when it is offered: its estimate is this machine's pace, not a constant
