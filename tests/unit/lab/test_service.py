@@ -70,7 +70,7 @@ def test_a_too_costly_matrix_is_a_reason_and_replaces_the_previous_one(lab):
     assert protocol.read(lab.snapshot("exact"), Snapshot).n == 60  # the tally itself still works
 
 
-# riffle-physical's first exact matrix at 44 cards: about 1.1 s in CPython (2.2 s at 52), estimated from the catalog as
+# riffle-physical's first exact matrix at 44 cards: about 0.7 s in CPython (1.4 s at 52), estimated from the catalog as
 # more than ASK_FIRST_SECONDS in Pyodide, so the page offers "Compute it" and steps through it
 SLOW_N = 44
 
