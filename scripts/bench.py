@@ -784,7 +784,7 @@ def fisher_yates_section(browser, site, repeats: int, quick: bool) -> dict:
 
 
 PHYSICAL_TARGET_SECONDS = 5.0  # issue 19 item 8: riffle-physical's exact 52-card matrix in the worker
-PHYSICAL_BEFORE_REV = "3cf73b2"  # the chain before its bands and comprehensions (7.5 s here, measured alone then)
+PHYSICAL_BEFORE_REV = "3cf73b2"  # the level-by-level chain on lists of floats, before the last two rounds (7.5 s alone then)
 PHYSICAL_FIGURES = ROOT / "docs" / "physical.json"  # the README's figures: the last run of --physical, 5 turns or more
 PHYSICAL_SERVER = f"""
 import json, time
