@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import sys
 import zipfile
 
@@ -54,12 +55,11 @@ def rewritten(archive: str, members: set[str]) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(archive) as source, zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():
-            data = source.read(info)
+            entry, data = copied_info(info, info.filename), source.read(info)
             if info.filename in members:
-                data = bytecode(data, archive + "/" + info.filename)
-                info = copied_info(info, info.filename + "c")
-                info.compress_type = zipfile.ZIP_DEFLATED
-            target.writestr(copied_info(info, info.filename), data, compresslevel=9)
+                entry, data = copied_info(info, info.filename + "c"), bytecode(data, archive + "/" + info.filename)
+                entry.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(entry, data, compresslevel=9)
     return out.getvalue()
 
 
@@ -72,15 +72,19 @@ def copied_info(info: zipfile.ZipInfo, name: str) -> zipfile.ZipInfo:
     return entry
 
 
-def precompile(archive: str, out: str) -> tuple[int, int, int]:
-    """Write ``archive`` with what this Python's start imported from it precompiled to ``out``; return (modules
-    precompiled, bytes before, bytes after)."""
+def stdlib_archive() -> str:
+    """Return the path of the zip this Python imports its standard library from (Pyodide's /lib/python3XY.zip)."""
+    return next(path for path in sys.path if path.endswith(".zip"))
+
+
+def precompile(out: str, archive: str | None = None) -> tuple[int, int, int]:
+    """Write ``archive`` (the standard library's by default) with what this Python's start imported from it
+    precompiled to ``out``; return (modules precompiled, bytes before, bytes after)."""
+    archive = archive or stdlib_archive()
     for name in STARTUP_ALSO:
         importlib.import_module(name)
     members = imported_members(archive)
     data = rewritten(archive, members)
     with open(out, "wb") as f:
         f.write(data)
-    with open(archive, "rb") as f:
-        before = len(f.read())
-    return len(members), before, len(data)
+    return len(members), os.path.getsize(archive), len(data)

@@ -121,10 +121,9 @@ for (const [, file] of preloaded) {
 async function precompileStdlib() {
   const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
   const pyodide = await loadPyodide({ indexURL: pyodideDir + "/" });
-  const archive = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
   const scope = pyodide.toPy({ __name__: "stdlib_bytecode" });
   pyodide.runPython(readFileSync(join(root, "scripts", "stdlib_bytecode.py"), "utf8"), { globals: scope });
-  const [count, before, after] = scope.get("precompile")(archive, "/python_stdlib.zip").toJs();
+  const [count, before, after] = scope.get("precompile")("/python_stdlib.zip").toJs();
   writeFileSync(join(vendor, "pyodide", "python_stdlib.zip"), pyodide.FS.readFile("/python_stdlib.zip"));
   return { count, before, after };
 }

@@ -94,7 +94,7 @@ def test_precompile_writes_what_was_imported_and_reports_the_sizes(tmp_path, imp
     imported_from(archive, "zzother")
     monkeypatch.setattr(stdlib_bytecode, "STARTUP_ALSO", ("zzpkg",))
     out = tmp_path / "out.zip"
-    count, before, after = stdlib_bytecode.precompile(archive, str(out))
+    count, before, after = stdlib_bytecode.precompile(str(out), archive)
     assert count == 3 and before == (tmp_path / "stdlib.zip").stat().st_size and after == out.stat().st_size
     assert sorted(n for n in zipfile.ZipFile(out).namelist() if n.endswith(".pyc")) == [
         "zzother.pyc", "zzpkg/__init__.pyc", "zzpkg/mod.pyc"]
