@@ -25,24 +25,24 @@ PYODIDE = ROOT / "node_modules" / "pyodide" / "pyodide.mjs"
 CLOSING = re.compile(r"^portable: (\d+) passed, (\d+) failed$", re.MULTILINE)
 
 
-def run_micropython(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run ``node scripts/micropython.mjs ARGS`` from the repository root; fail (never skip) without node."""
+def run_in_node(harness: Path, loader: Path, runtime: str, args: tuple, timeout: float) -> subprocess.CompletedProcess:
+    """Run ``node HARNESS ARGS`` from the repository root; fail (never skip) without node or the runtime's loader."""
     node = shutil.which("node")
     if node is None:
-        pytest.fail("node is not on PATH: install Node 20+, then run `npm ci` (MicroPython comes from npm)")
-    if not LOADER.is_file():
-        pytest.fail(f"{LOADER.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
-    return subprocess.run([node, str(HARNESS), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        pytest.fail(f"node is not on PATH: install Node 20+, then run `npm ci` ({runtime} comes from npm)")
+    if not loader.is_file():
+        pytest.fail(f"{loader.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
+    return subprocess.run([node, str(harness), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def run_micropython(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run ``node scripts/micropython.mjs ARGS`` (the page's MicroPython)."""
+    return run_in_node(HARNESS, LOADER, "MicroPython", args, timeout)
 
 
 def run_pyodide(*args: str) -> subprocess.CompletedProcess:
-    """Run ``node scripts/pyodide.mjs ARGS`` from the repository root; fail (never skip) without node or Pyodide."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH: install Node 20+, then run `npm ci` (Pyodide comes from npm)")
-    if not PYODIDE.is_file():
-        pytest.fail(f"{PYODIDE.relative_to(ROOT)} is missing: run `npm ci` (or `make setup-web`)")
-    return subprocess.run([node, str(PYODIDE_HARNESS), *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    """Run ``node scripts/pyodide.mjs ARGS`` (the lab worker's Pyodide, with the standard library the site serves)."""
+    return run_in_node(PYODIDE_HARNESS, PYODIDE, "Pyodide", args, 300)
 
 
 def closing_counts(output: str) -> tuple[int, int]:
