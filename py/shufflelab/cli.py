@@ -20,11 +20,10 @@ import contextlib
 import json
 import shlex
 import sys
-import time
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
-from . import catalog, custom, exact, riffles, seal, tally
+from . import catalog, clock, custom, exact, riffles, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
@@ -625,9 +624,9 @@ class Progress:
 
     def show(self, text: str) -> None:
         """Redraw the line with ``text``, unless it was redrawn less than PROGRESS_SECONDS ago."""
-        if not self.shown or time.monotonic() - self.last < PROGRESS_SECONDS:
+        if not self.shown or clock.now() - self.last < PROGRESS_SECONDS:
             return
-        self.last = time.monotonic()
+        self.last = clock.now()
         sys.stderr.write("\r" + text.ljust(self.drawn))
         sys.stderr.flush()
         self.drawn = len(text)
@@ -695,9 +694,9 @@ def run_tally(args: argparse.Namespace) -> int:
         if not args.no_exact:
             with limit():
                 session.finish_exact(set(), progress=lambda done: progress.show(f"exact matrix: {done:.0%}"))
-        started = time.perf_counter()
+        started = clock.now()
         counts, fixed_points, workers = _tally_counts(session, args, seed, limit, progress)
-        seconds = time.perf_counter() - started
+        seconds = clock.now() - started
         progress.clear()
         # while the user's shuffle is still registered: what the exact answers model asks the catalog
         data = {"algo": session.algo, "params": session.params, "file": args.file, "seed": seed, "fresh_seed": fresh,
@@ -732,10 +731,10 @@ def _tally_counts(session, args: argparse.Namespace, seed: str, limit, progress:
     """Return (counts, fixed points, processes used) of ``--shuffles`` shuffles of the session's tally stream."""
     from .tally.parallel import can_split, split_counts
 
-    total, started = args.shuffles, time.perf_counter()
+    total, started = args.shuffles, clock.now()
 
     def show(done: int, counts, fixed_points) -> None:
-        rate = done / max(time.perf_counter() - started, 1e-9)
+        rate = done / max(clock.now() - started, 1e-9)
         level = session.summary(counts, fixed_points)["verdict"] if progress.shown else ""
         progress.show(f"{done:,} of {total:,} shuffles ({done / total:.0%}), {rate:,.0f}/s, verdict so far: {level}")
 
@@ -824,9 +823,9 @@ def run_audit(args: argparse.Namespace) -> int:
     from .audit import MAX_REPORTED_BAD_LINES, audit_file
     from .lab.report import verdict_data
 
-    started = time.perf_counter()
+    started = clock.now()
     audit = audit_file(args.orders, args.cards, sys.stdin.buffer if args.orders == "-" else None)
-    seconds = time.perf_counter() - started
+    seconds = clock.now() - started
     for number, problem in audit.bad:
         print(f"{PROG}: {args.orders}: line {number}: {problem}", file=sys.stderr)
     if audit.bad_lines > MAX_REPORTED_BAD_LINES:

@@ -25,12 +25,11 @@ at a time (the lab's workers: the sandbox for a user's shuffle); ``enumerate_por
 """
 
 import math
-import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from .. import catalog
+from .. import catalog, clock
 from ..errors import ShuffleLabError
 from ..rng import check_bound
 from .errors import ExactTooCostly, NotEnumerable
@@ -245,15 +244,15 @@ class _Cadence:
 
     def __init__(self) -> None:
         self.last_paths = 0
-        self.last_time = time.monotonic()
+        self.last_time = clock.now()
 
     def due(self, paths: int) -> bool:
         """True when enough paths, or enough time, went by since the last step (the clock is read every _CLOCK_EVERY paths)."""
         if paths - self.last_paths >= PROGRESS_PATHS:
             return True
-        return paths % _CLOCK_EVERY == 0 and time.monotonic() - self.last_time >= PROGRESS_SECONDS
+        return paths % _CLOCK_EVERY == 0 and clock.now() - self.last_time >= PROGRESS_SECONDS
 
     def restart(self, paths: int) -> None:
         """Count the next step from now: the consumer's time between steps is not the walk's."""
         self.last_paths = paths
-        self.last_time = time.monotonic()
+        self.last_time = clock.now()

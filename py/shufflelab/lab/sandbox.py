@@ -17,10 +17,9 @@ CPython and Pyodide only (the walk uses fractions).
 
 import json
 import math
-import time
 from fractions import Fraction
 
-from .. import catalog
+from .. import catalog, clock
 from ..catalog import CUSTOM_ID
 from ..errors import ShuffleLabError
 from ..exact.matrices import MAX_WALKED_CARDS
@@ -96,21 +95,21 @@ class SandboxService:
         done, every order it can produce with its exact probability as "p/q"."""
         if self.walk is None:
             raise ShuffleLabError("there is no walk under way in the sandbox")
-        started = time.perf_counter()
+        started = clock.now()
         budget = max(0, min(int(milliseconds), MAX_STEP_MILLISECONDS)) / 1000
         covered = 0.0
         try:
-            while time.perf_counter() - started < budget:
+            while clock.now() - started < budget:
                 covered = float(next(self.walk))
         except StopIteration as done:
             self.walk = None
-            self.walk_seconds += time.perf_counter() - started
+            self.walk_seconds += clock.now() - started
             orders = [[list(order), fraction_text(p)] for order, p in done.value.items()]
             return {"orders": orders, "seconds": self.walk_seconds}
         except ShuffleLabError:
             self.walk = None
             raise
-        self.walk_seconds += time.perf_counter() - started
+        self.walk_seconds += clock.now() - started
         return {"progress": covered, "seconds": self.walk_seconds}
 
     def _tally(self) -> Tally:
@@ -123,21 +122,21 @@ class SandboxService:
 def run_paced(tally, seconds: float, batch: int, up_to=None) -> tuple:
     """Add batches of shuffles to ``tally`` for about ``seconds``, doubling or halving the batch to the speed seen, and
     stop at ``up_to`` shuffles when given; return (the next batch size, the seconds spent shuffling)."""
-    deadline = time.perf_counter() + seconds
+    deadline = clock.now() + seconds
     busy = 0.0
     while True:
         wanted = batch if up_to is None else min(batch, up_to - tally.trials)
         if wanted <= 0:
             return batch, busy
-        started = time.perf_counter()
+        started = clock.now()
         tally.run(wanted)
-        spent = time.perf_counter() - started
+        spent = clock.now() - started
         busy += spent
         if spent < TARGET_BATCH_SECONDS / 2:
             batch *= 2
         elif spent > TARGET_BATCH_SECONDS * 2 and batch > 1:
             batch //= 2
-        if time.perf_counter() + spent > deadline:
+        if clock.now() + spent > deadline:
             return batch, busy
 
 

@@ -9,10 +9,9 @@ CPython and Pyodide only.
 """
 
 import json
-import time
 from array import array
 
-from .. import catalog
+from .. import catalog, clock
 from ..catalog import CUSTOM_ID
 from ..errors import ShuffleLabError
 from ..exact import (
@@ -160,9 +159,9 @@ class Session:
                 self.ensure_matrix(computed)
                 return
             self.job = steps(self.n, self.params)
-        started = time.perf_counter()
+        started = clock.now()
         try:
-            while time.perf_counter() - started < seconds:
+            while clock.now() - started < seconds:
                 self.job_fraction = next(self.job)
         except StopIteration as done:
             self.matrix = [[float(p) for p in row] for row in done.value]
@@ -174,7 +173,7 @@ class Session:
                 self.distance_reason = self.matrix_reason  # one walk gives both, or neither
             self.job = None
         finally:
-            self.job_seconds += time.perf_counter() - started
+            self.job_seconds += clock.now() - started
         if self.matrix is not None:
             self.matrix_seconds = self.job_seconds
 
@@ -225,12 +224,12 @@ class Session:
                 self.matrix_reason = "%s, so it needs 0 to %d cards, not %d" % (CUSTOM_WALKS, MAX_WALKED_CARDS, self.n)
             return
         computed.add(self.matrix_key())  # the exact package caches per-pass work by n
-        started = time.perf_counter()
+        started = clock.now()
         try:
             self.matrix = [[float(p) for p in row] for row in position_matrix(self.algo, self.n, self.params)]
         except ShuffleLabError as reason:  # no matrix exists, or it would cost too much
             self.matrix_reason = str(reason)
-        self.matrix_seconds = time.perf_counter() - started
+        self.matrix_seconds = clock.now() - started
 
     def exact_status(self, computed: set) -> ExactStatus:
         """Whether the exact matrix exists, why not, and what it cost or would cost."""
@@ -376,7 +375,7 @@ class LabService:
     def riffle(self, n, max_k) -> list:
         """Answer a RiffleReport: the exact distances ``riffle-distances`` gives after 1..max_k riffles (its very
         report), and measured total variation for n ≤ 5."""
-        started = time.perf_counter()
+        started = clock.now()
         n, max_k = int(n), int(max_k)
         measured = None
         if n <= MAX_MEASURED_RIFFLE_CARDS:
@@ -386,7 +385,7 @@ class LabService:
         meanings = [[key, meaning["name"], meaning["meaning"]] for key, meaning in report["meanings"].items()]
         return protocol.answer(RiffleReport(
             n, [row["tv_value"] for row in rows], measured, MEASURED_RIFFLE_TRIALS if measured else None,
-            time.perf_counter() - started, [row["separation_value"] for row in rows], [row["kl_bits"] for row in rows],
+            clock.now() - started, [row["separation_value"] for row in rows], [row["kl_bits"] for row in rows],
             [riffle_distance_texts(row) for row in rows], meanings))
 
     @answering
@@ -403,15 +402,17 @@ class LabService:
 
     @answering
     def guess_more(self, milliseconds) -> list:
-        """Add sampled decks to the simulated figure for about ``milliseconds`` (at most a second), up to
-        GUESS_SAMPLES (guessing.DEFAULT_SAMPLES when None); answer its GuessReport so far."""
+        """Add sampled decks to the simulated figure for about ``milliseconds`` (at most a second), and at least one, up
+        to GUESS_SAMPLES (guessing.DEFAULT_SAMPLES when None); answer its GuessReport so far."""
         if self.guessing is None:
             raise ShuffleLabError("no simulated guessing figure is under way: ask guess_begin first")
         report, simulation = self.guessing
-        end = time.perf_counter() + max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000
+        end = clock.now() + max(0, min(int(milliseconds), MAX_RUN_MILLISECONDS)) / 1000
         samples = _guessing().DEFAULT_SAMPLES if GUESS_SAMPLES is None else GUESS_SAMPLES
-        while simulation.samples < samples and time.perf_counter() < end:
+        while simulation.samples < samples:  # one deck at least: every call moves on, however slow the machine
             simulation.add(1)
+            if clock.now() >= end:
+                break
         report.update(simulation.report_fields())
         done = simulation.samples >= samples
         if done:
