@@ -47,6 +47,14 @@ STATUS = "lab-status"
 PROGRESS = "lab-progress"
 WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
 MENU_ENTRY = "algo-custom-group"  # "Your shuffle" in the algorithm menu (custom_view.add_menu_entry)
+_LOOPS = [0]  # the lab's loops under way, shown as #lab-panel's data-loops
+
+
+def count_loops(change: int) -> None:
+    """Keep #lab-panel's data-loops at the number of the lab's loops under way (the tally's, a slow matrix's steps):
+    a test waits for "0" to know that nothing more will be asked of a worker or drawn, instead of waiting a while."""
+    _LOOPS[0] += change
+    element("lab-panel").dataset.loops = str(_LOOPS[0])
 
 
 def spawn(coroutine):
@@ -360,6 +368,7 @@ class Lab(LabModel):
         button.disabled = True
         clock = ProgressClock()
         dom.mark_busy(STATUS, True)  # twice a second "n% done": a screen reader hears the status once it is done
+        count_loops(+1)
         try:
             while True:
                 status = await self.exact_step(side)
@@ -370,6 +379,7 @@ class Lab(LabModel):
         finally:
             button.disabled = False
             dom.mark_busy(STATUS, False)
+            count_loops(-1)
         if generation == side.generation:
             await self.show_configured(side, status)
 
@@ -403,6 +413,7 @@ class Lab(LabModel):
         """While running, ask the worker for a chunk of shuffles on a side and draw each answer; after Pause, let
         the side behind catch up (a few chunks at most), so a paused comparison shows both sides at one count."""
         catching_up = 0
+        count_loops(+1)
         try:
             while True:
                 chunk = self.next_chunk(catching_up)
@@ -427,6 +438,7 @@ class Lab(LabModel):
             return
         finally:
             self.running = False  # after a failure too, so Start works again
+            count_loops(-1)
         set_text(STATUS, "Paused.")
 
     async def run_chunk(self, side: Side, up_to) -> Snapshot:

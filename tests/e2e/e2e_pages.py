@@ -65,6 +65,20 @@ ROOT = Path(__file__).resolve().parents[2]
 STEP_TIMEOUT_MS = 15_000  # one render after a click or a navigation; generous, never a fixed sleep
 
 
+LAB_IDLE = '#lab-panel[data-loops="0"]'  # lab_view.count_loops: no loop of the lab's is asking a worker for more
+
+
+def settled(page) -> None:
+    """Return once the page's main thread has handled what is queued and painted twice: whatever an input, a submit
+    or a click does at once has happened by then, on any machine. An order of events, not a time."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))")
+
+
+def wait_until_lab_idle(page) -> None:
+    """Wait until every loop of the lab's has ended: nothing more will be counted or drawn until something starts one."""
+    page.wait_for_selector(LAB_IDLE, state="attached", timeout=STEP_TIMEOUT_MS)
+
+
 def cli_env() -> dict:
     """The environment the CLI runs in: this checkout's py/ first on the path."""
     extra = os.environ.get("PYTHONPATH")

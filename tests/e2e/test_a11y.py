@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, quiet_after_each_test, run_tally, url_params
+from e2e_pages import ROOT, STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, quiet_after_each_test, run_tally, settled, url_params
 
 AXE = (Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text("utf-8")
 
@@ -246,6 +246,8 @@ def test_jokers_are_named_by_colour(browser, site_url, visit):
         context.close()
 
 
+SAME_GESTURE_MS = int(re.search(r"^SAME_GESTURE_MS = (\d+)", (ROOT / "py/page/app.py").read_text(), re.M).group(1))
+
 # --- the form's manners ---------------------------------------------------------------------------
 
 
@@ -255,7 +257,7 @@ def test_a_rejected_value_and_its_notice_stick_after_enter(deal):
     page.fill("#players", "1.5")
     page.press("#players", "Enter")  # fires change (the notice), then submit (which must not erase it)
     page.wait_for_selector("#players-notice", state="visible", timeout=STEP_TIMEOUT_MS)
-    page.wait_for_timeout(300)  # anything the submit would do has happened by now
+    settled(page)  # what the submit does at once has happened
     notice = page.text_content("#players-notice")
     assert notice == "Players '1.5' is not a whole number from 1 to 52; using 3.", notice  # the deal's 3 players
     assert page.get_attribute("#players", "aria-describedby") == "players-notice"
@@ -276,7 +278,7 @@ def test_a_seed_with_a_zero_width_joiner_is_a_seed(deal):
     page.press("#seed", "Enter")
     page.wait_for_function("s => new URLSearchParams(location.search).get('seed') === s", arg=seed,
                            timeout=STEP_TIMEOUT_MS)
-    page.wait_for_timeout(300)
+    settled(page)  # what the submit does at once has happened
     assert page.input_value("#seed") == seed
     assert page.is_hidden("#notices")
     assert page.query_selector("#seed-notice") is None
@@ -288,9 +290,12 @@ def test_shuffle_and_deal_always_shuffles(deal):
     page.click("#shuffle")  # the change (on blur) applies the typed seed; the click confirms it
     page.wait_for_function("() => new URLSearchParams(location.search).get('seed') === 'typed seed'",
                            timeout=STEP_TIMEOUT_MS)
-    page.wait_for_timeout(500)
+    settled(page)  # what the click does at once has happened
     assert url_params(page.url)["seed"] == "typed seed"
     deck = page.eval_on_selector_all("#deck > li", "cards => cards.map(c => c.dataset.card).join()")
+    # a press within SAME_GESTURE_MS of a change only confirms it (app.apply_form): the next press is a new gesture.
+    # A lower bound on the time between two presses, as a person's: it holds however busy the machine is.
+    page.wait_for_timeout(SAME_GESTURE_MS + 100)
     page.click("#shuffle")  # nothing changed: a new shuffle with a fresh seed
     page.wait_for_function("() => new URLSearchParams(location.search).get('seed') !== 'typed seed'",
                            timeout=STEP_TIMEOUT_MS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, url_params
+from e2e_pages import LAB_IDLE, STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, settled, url_params, wait_until_lab_idle
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shufflelab.codelink import pack_code, unpack_code
@@ -130,7 +130,8 @@ def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_u
                 page.wait_for_function("() => document.getElementById('lab-status').textContent === 'Paused.'",
                                        timeout=STEP_TIMEOUT_MS)
                 stopped_at = page.text_content("#trials")
-                page.wait_for_timeout(600)  # three chunks' time
+                wait_until_lab_idle(page)  # no loop is left to count more
+                settled(page)
                 assert page.text_content("#trials") == stopped_at
             type_code(page, FISHER_YATES)  # the page still works: the next Run runs
             press_run(page)
@@ -152,7 +153,8 @@ def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, s
         assert "cannot reach this page or this site's storage" in note and f"{lines} lines, {len(LOUD)} characters" in note
         state, text = custom_status(page)
         assert state != "error" and "It has not run: press Run" in text
-        page.wait_for_timeout(1_500)  # time enough for anything that would run by itself
+        settled(page)  # whatever opening the link does at once has been done
+        assert page.query_selector(LAB_IDLE) is not None, "a loop of the lab's started by itself"
         assert custom_status(page) == (state, text) and page.text_content("#trials") == "0"
         press_run(page)  # only now does it run, and its top level raises
         assert 'RuntimeError: this code ran' in wait_for_error(page)

@@ -23,13 +23,12 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from e2e_pages import WORKER_TIMEOUT_MS, Opened, open_in, problems, quiet_after_each_test
+from e2e_pages import WORKER_TIMEOUT_MS, Opened, open_in, problems, quiet_after_each_test, settled, wait_until_lab_idle
 
 from shufflelab import exact
 
 STEP_TIMEOUT_MS = 15_000  # one reset or redraw after a click; generous, never a fixed sleep
 VERDICT_TIMEOUT_MS = 60_000  # enough shuffles for a verdict (the tally runs ~50-100k/s)
-QUIET_MS = 1_500  # after Pause: 7 chunks' worth of time in which #trials must not change
 LONG_TASK_RUN_REDRAWS = 20  # the worker answers ~5 times a second: about 4 s of tallying
 
 PURPLE = (84, 39, 136)  # heatmap.py: score -1 (ratio 1/2 or less, e.g. probability 0)
@@ -243,15 +242,14 @@ def run_until(page, count: int, timeout: int = STEP_TIMEOUT_MS) -> int:
     return trials(page)
 
 
-def stays(page, expression: str, arg, ms: int) -> bool:
-    """True if the JS predicate `expression` stays false for `ms` (fails fast if it turns true).
-
-    The one bounded wait here: "nothing happens" can only be watched for a while."""
-    try:
-        page.wait_for_function(expression, arg=arg, timeout=ms, polling=50)
-    except Exception:  # playwright TimeoutError: it never happened
-        return True
-    return False
+def stays_paused(page, count: int) -> bool:
+    """True once every loop of the lab's has ended (a stray second loop never lets this happen: the wait fails) and
+    #trials still reads ``count`` then and a frame later: nothing is left to count more."""
+    wait_until_lab_idle(page)
+    if trials(page) != count:
+        return False
+    settled(page)
+    return trials(page) == count
 
 
 # --- pages -----------------------------------------------------------------------------------
@@ -312,12 +310,9 @@ def test_tally_grows_while_running_and_stops_when_paused(lab):
     assert int(page.text_content("#rate").replace(",", "")) > 0
 
     pause(page)
-    settled = trials(page)
-    assert settled > second
-    assert stays(page, "c => document.getElementById('trials').textContent !== c", str(settled), QUIET_MS), (
-        f"#trials still changing after Pause: {settled} then {lab_report(page)}"
-    )
-    assert trials(page) == settled
+    paused_at = trials(page)
+    assert paused_at > second
+    assert stays_paused(page, paused_at), f"#trials still changing after Pause: {paused_at} then {lab_report(page)}"
     assert page.text_content("#lab-status") == PAUSED
 
     # Reset zeroes the count and the rate
@@ -644,12 +639,8 @@ def test_pause_then_start_at_once_then_pause_stops(lab):
                   " document.getElementById('lab-start').click(); }")
     wait_for_trials_above(page, wait_for_trials_above(page, trials(page)))  # running again
     pause(page)
-    settled = trials(page)
-    quiet = stays(page, "c => document.getElementById('trials').textContent !== c", str(settled), QUIET_MS)
-    if not quiet:  # let the stray chunk land, so the tests after this one start clean
-        page.wait_for_function("() => document.getElementById('lab-status').textContent === 'Paused.'",
-                               timeout=STEP_TIMEOUT_MS)
-    assert quiet, f"#trials changed after 'Paused.': {settled} then {lab_report(page)}"
+    paused_at = trials(page)
+    assert stays_paused(page, paused_at), f"#trials changed after 'Paused.': {paused_at} then {lab_report(page)}"
 
 
 # --- 9. the whole visit stayed on its origin and quiet ------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, settled, wait_until_lab_idle
 
 TRIALS = "() => Number(document.getElementById('trials').textContent)"
 
@@ -15,10 +15,12 @@ def trials(page) -> int:
     return page.evaluate(TRIALS)
 
 
-def stays_still(page, milliseconds: int = 1_200) -> bool:
-    """True when #trials does not change for that long (several of the worker's chunks)."""
+def stays_still(page) -> bool:
+    """True once the lab's loops have all ended (the chunk under way included) and #trials then reads the same across
+    two frames: after that nothing counts until something starts a loop. A loop that never ends fails the wait."""
+    wait_until_lab_idle(page)
     before = trials(page)
-    page.wait_for_timeout(milliseconds)
+    settled(page)
     return trials(page) == before
 
 
@@ -71,7 +73,6 @@ def test_the_tally_pauses_out_of_sight_and_carries_on(browser, site_url, visit):
         grows(page)
 
         page.click("#tab-deal")  # the lab is not shown: it pauses
-        page.wait_for_timeout(400)  # the chunk under way finishes
         assert stays_still(page)
         page.click("#tab-lab")  # and carries on
         grows(page)
@@ -79,7 +80,6 @@ def test_the_tally_pauses_out_of_sight_and_carries_on(browser, site_url, visit):
         # the browser tab is hidden (headless Chromium never hides a tab itself, so the test
         # says what the browser would: document.hidden and a visibilitychange event)
         set_hidden(page, True)
-        page.wait_for_timeout(400)
         assert stays_still(page)
         set_hidden(page, False)
         grows(page)
@@ -87,7 +87,6 @@ def test_the_tally_pauses_out_of_sight_and_carries_on(browser, site_url, visit):
         page.click("#lab-pause")  # a user's Pause is not undone by coming back
         page.click("#tab-deal")
         page.click("#tab-lab")
-        page.wait_for_timeout(400)
         assert stays_still(page)
     finally:
         context.close()
@@ -145,7 +144,7 @@ def test_moving_on_while_computing_drops_the_slow_matrix(browser, site_url, visi
         page.select_option("#algorithm", "fisher-yates")  # the user moves on before it is done
         page.wait_for_function("() => document.getElementById('exact-note').textContent.startsWith('Exact matrix')",
                                timeout=WORKER_TIMEOUT_MS)
-        page.wait_for_timeout(1_500)  # a step still asked for would answer within this and overwrite the status
+        wait_until_lab_idle(page)  # the step still asked for has answered: nothing after it writes the status
         assert "% done" not in page.text_content("#lab-status")
         assert page.is_hidden("#compute-exact") and page.is_enabled("#compute-exact")
     finally:

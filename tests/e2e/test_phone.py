@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, run_tally, url_params
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, run_tally, settled, url_params
 
 PHONE = {"width": 375, "height": 800}
 WIDEST = """() => ({width: document.documentElement.scrollWidth,
@@ -71,7 +71,7 @@ def test_a_bad_value_stays_in_its_field_marked_and_its_notice_in_view(screen, si
     page.fill("#players", "1.5")
     page.press("#players", "Enter")  # change, then submit: neither may scroll the notice away or undo the value
     page.wait_for_selector("#players-notice", state="visible", timeout=STEP_TIMEOUT_MS)
-    page.wait_for_timeout(300)  # whatever the submit does has happened by now
+    settled(page)  # what the submit does at once has happened
     assert page.text_content("#players-notice") == "Players '1.5' is not a whole number from 1 to 52; using 3."
     assert page.evaluate(IN_VIEW, "players-notice"), "the notice was scrolled off screen"
     assert page.evaluate(IN_VIEW, "players"), "the field was scrolled off screen"
@@ -86,7 +86,7 @@ def test_a_bad_value_stays_in_its_field_marked_and_its_notice_in_view(screen, si
     page.fill("#cards-each", "6")
     page.press("#cards-each", "Enter")
     page.wait_for_function("() => new URLSearchParams(location.search).get('cards') === '6'", timeout=STEP_TIMEOUT_MS)
-    page.wait_for_timeout(300)
+    settled(page)  # what the submit does at once has happened
     assert page.input_value("#players") == "1.5" and page.get_attribute("#players", "aria-invalid") == "true"
     page.fill("#players", "3")  # fixed back to the value the link kept: no new link, but the mark must go
     page.press("#players", "Enter")
