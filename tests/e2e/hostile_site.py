@@ -141,16 +141,33 @@ def echoing_site():
 
 # --- reading the page and its storage ----------------------------------------------------------------
 
-# Recorded from before the page's own scripts run: every text #trials, #lab-status and #custom-status showed.
+# Recorded from before the page's own scripts run: every text #trials, #lab-status and #custom-status showed (and
+# when, on the page's clock), and every message a frame posted to the page: how many, when the last came, and those
+# that were anything but a plain object of at most three plain values (more is what the page would read whole).
 RECORDER_JS = """(() => {
+  if (window.top !== window) return;
   window.__seen = {'trials': [], 'lab-status': [], 'custom-status': []};
+  window.__seenAt = {'trials': [], 'lab-status': [], 'custom-status': []};
+  window.__frames = {count: 0, last: 0, impure: []};
+  addEventListener('message', (event) => {
+    if (![...document.querySelectorAll('iframe')].some(f => f.contentWindow === event.source)) return;
+    const data = event.data, frames = window.__frames;
+    frames.count += 1;
+    frames.last = performance.now();
+    const keys = data !== null && typeof data === 'object' ? Object.keys(data).sort() : [];
+    const plain = data !== null && typeof data === 'object' && Object.getPrototypeOf(data) === Object.prototype
+      && keys.length <= 3 && keys.every(k => data[k] === null || typeof data[k] !== 'object');
+    if (!plain && frames.impure.length < 5) frames.impure.push(`${typeof data} with keys ${keys.join(', ').slice(0, 80)}`);
+  }, {capture: true});
   document.addEventListener('DOMContentLoaded', () => {
     for (const id of Object.keys(window.__seen)) {
-      const node = document.getElementById(id), into = window.__seen[id];
+      const node = document.getElementById(id), into = window.__seen[id], at = window.__seenAt[id];
       if (!node) continue;
       into.push(node.textContent);
-      new MutationObserver(() => { if (into[into.length - 1] !== node.textContent) into.push(node.textContent); })
-        .observe(node, {childList: true, characterData: true, subtree: true});
+      at.push(performance.now());
+      new MutationObserver(() => {
+        if (into[into.length - 1] !== node.textContent) { into.push(node.textContent); at.push(performance.now()); }
+      }).observe(node, {childList: true, characterData: true, subtree: true});
     }
   });
 })();"""
@@ -355,11 +372,11 @@ def hostile(site):
 # --- driving the page --------------------------------------------------------------------------------
 
 
-def code_link(site: Site, source: str) -> str:
-    return f"{site.url}?view=lab&n=8&algo={LAB_ALGO}&code={pack_code(source)}"
+def code_link(site: Site, source: str, n: int = 8) -> str:
+    return f"{site.url}?view=lab&n={n}&algo={LAB_ALGO}&code={pack_code(source)}"
 
 
-def open_code(site: Site, source: str) -> dict:
+def open_code(site: Site, source: str, n: int = 8) -> dict:
     """Open a link that carries `source` as a stranger would; return the storage before Run.
 
     A fresh load, unless the test before left a page it ran nothing harmful on (it passed and said so,
@@ -368,9 +385,9 @@ def open_code(site: Site, source: str) -> dict:
     """
     page = site.page
     if site.reusable:
-        follow_code_link(site, source)
+        follow_code_link(site, source, n)
     else:
-        page.goto(code_link(site, source))
+        page.goto(code_link(site, source, n))
         wait_ready(page)
     site.reusable = False
     assert page.input_value("#custom-code") == source, "the link's code is not in the editor"
@@ -378,9 +395,9 @@ def open_code(site: Site, source: str) -> dict:
     return site.storage()
 
 
-def follow_code_link(site: Site, source: str) -> None:
+def follow_code_link(site: Site, source: str, n: int = 8) -> None:
     """Follow a link carrying ``source`` as Back brings the page there (no reload); wait until the editor holds it."""
-    site.page.evaluate(FOLLOW_JS, urlsplit(code_link(site, source)).query)
+    site.page.evaluate(FOLLOW_JS, urlsplit(code_link(site, source, n)).query)
     site.page.wait_for_function("code => document.getElementById('custom-code').value === code", arg=source,
                                 timeout=WAIT_MS)
 
