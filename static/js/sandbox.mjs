@@ -228,4 +228,9 @@ addEventListener("message", (event) => {
     }
   }
 });
-globalThis.shufflelabSandbox = { create };
+// Whether a sandbox is up and ready for calls (what a test or a benchmark waits for)
+function anyReady() {
+  return [...sandboxes].some((sandbox) => sandbox.state.phase === "ready");
+}
+
+globalThis.shufflelabSandbox = { create, anyReady };
