@@ -27,6 +27,8 @@ Sections (each a function, so more can be added):
     riffle-physical        its exact 52-card matrix in Pyodide as the worker computes it, against the
                            issue's 5 s (``--physical``: this alone)
     run to verdict         Run -> first verdict on the editor's example, against the lab's own worker
+    run to verdict, fresh  the same with one Run, one sandbox (cold, same code, edited), against the tree before
+                           it (scripts/bench_sandbox.py)
     lab start              tap "Bias lab" -> Start enabled on the phone profile (throttled, the service worker
                            too), a first visit and repeat visits in a fresh profile, against LAB_START_REV,
                            with where a repeat visit's start goes (the worker's own timeline)
@@ -879,25 +881,17 @@ RUN_BEFORE_REV = "8a24c0c"  # the last commit whose users' code ran in the lab's
 def run_to_verdict_ms(browser, url: str, runs: int) -> list[float]:
     """Open the lab with the editor's example, then press Run ``runs`` times; return each Run → first verdict in ms
     (the first Run may wait for the sandbox's start; the later ones find it up)."""
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.goto(url + "?view=lab&n=52")
-        page.wait_for_selector("#custom-run:enabled", state="attached", timeout=180_000)
-        page.click("#mine summary")
-        times = []
-        for _ in range(runs):
-            page.evaluate("() => { document.getElementById('verdict').dataset.verdict = ''; }")
-            started = time.perf_counter()
-            page.click("#custom-run")
-            page.wait_for_function("() => document.getElementById('verdict').dataset.verdict === 'biased' "
-                                   "&& Number(document.getElementById('trials').textContent) > 0", timeout=120_000)
-            times.append((time.perf_counter() - started) * 1000)
-            page.click("#lab-pause")
-            page.wait_for_timeout(500)  # the chunk under way ends before the next Run
-    finally:
-        context.close()
-    return times
+    from bench_sandbox import lab_with_the_box_open, timed_run
+
+    with lab_with_the_box_open(browser, url) as page:
+        return [timed_run(page) for _ in range(runs)]
+
+
+def run_to_verdict_fresh_section(browser, site, repeats: int) -> dict:
+    """Run -> first verdict with one Run, one sandbox, beside the tree before it (scripts/bench_sandbox.py)."""
+    from bench_sandbox import fresh_sandbox_section
+
+    return fresh_sandbox_section(browser, site, repeats)
 
 
 @contextlib.contextmanager
@@ -1144,6 +1138,7 @@ def browser_sections(repeats: int, quick: bool, baseline: str | None = BASELINE_
         "cut_insert": (cut_insert_section, (repeats, 2 if quick else 3)),
         "pyodide_lab": (pyodide_lab_section, (repeats, quick)),
         "run_to_verdict": (run_to_verdict_section, (2 if quick else repeats,)),
+        "run_to_verdict_fresh": (run_to_verdict_fresh_section, (2 if quick else repeats,)),
         # five fresh profiles a side: a repeat visit's start spreads over 2-4 s here, and three medians moved with it
         "lab_start": (lab_start_section, (1 if quick else repeats,)),
     }

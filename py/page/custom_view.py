@@ -77,7 +77,8 @@ class CustomView:
 
     def __init__(self, lab) -> None:
         self.lab = lab
-        self.shown_code = ""  # the code of the link last put in the box
+        self.shown_code = ""  # the code of the link last put in the box (or last run)
+        self.link_code = ""  # the code of the link last put in the box, which the note above Run is about
 
     def link_changed(self, link) -> None:
         """A link's code goes into the box once (which opens it), with a note that it has not run."""
@@ -85,12 +86,22 @@ class CustomView:
         if code and code != self.shown_code:
             self.shown_code = code
             if code != str(element(CODE).value):
+                self.link_code = code
                 show_code(code)
                 element("mine").open = True  # its toggle event loads the editor
                 note = element(ORIGIN)
                 note.textContent = link_code_note(code)
                 note.hidden = False
                 say("This link carries the code above. It has not run: press Run to run it in the sandbox.")
+
+    def edited(self) -> None:
+        """The box's code changed: the link's note goes once it is no longer the link's code, and a spare sandbox
+        starts for the next Run when this is not the code that ran (that Run gets a sandbox of its own)."""
+        source = str(element(CODE).value)
+        note = element(ORIGIN)
+        if not note.hidden and source != self.link_code:
+            note.hidden = True
+        self.lab.sandbox.warm_spare(source)
 
     async def run(self) -> None:
         """Send the box's code to the worker and tally it; say what went wrong in one line if it can't."""
@@ -170,6 +181,7 @@ def mount(page, lab) -> CustomView:
     lab.custom_listeners.append(view.failed)
     lab.leave_listeners.append(view.left)
     listen("custom-run", "click", lambda event: spawn(view.run()), SAY)
+    listen(CODE, "input", lambda event: view.edited(), SAY)
     listen("algorithm", "change", view.menu_changed, SAY)
     listen("mine", "toggle", lambda event: view.opened() if element("mine").open else None, SAY)
     view.link_changed(page.link)

@@ -233,15 +233,20 @@ class Lab(LabModel):
         it; raise ProtocolError with the one-line reason when it can't run."""
         if self.sandbox.congested:
             self.sandbox.stop()  # what the last code left running there would slow this one down
-        try:
-            await self.sandbox.start(progress)
-        except Exception as error:
-            raise protocol.ProtocolError("the sandbox could not start: " + one_line(error)) from None
         if self.custom_side(self.a) or self.custom_side(self.b):
-            # compiling drops the sandbox's tally: no chunk may ask it for one until the new code is configured
+            # no chunk may be under way while the sandbox changes, or ask the new one for a tally before it has one
             await self.stop_the_loop()
-        compiled = await self.sandbox.ask("compile", source)
-        protocol.read(await self.ask("adopt_code", compiled), CodeReady)  # the sandbox's answer, read by trusted code
+        compiled = False
+        try:
+            try:
+                await self.sandbox.start(progress, source)  # a sandbox no other code ran in
+            except Exception as error:
+                raise protocol.ProtocolError("the sandbox could not start: " + one_line(error)) from None
+            answer = await self.sandbox.ask("compile", source)
+            protocol.read(await self.ask("adopt_code", answer), CodeReady)  # the sandbox's answer, read by trusted code
+            compiled = True
+        finally:
+            self.sandbox.settle(compiled)
         self.custom_active = True
         side = self.a
         side.config = self.tally_config(self.link, side)

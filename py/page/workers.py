@@ -18,6 +18,7 @@ import json
 import js
 from pyscript import create_named_worker, document
 
+from shufflelab.errors import printable
 from shufflelab.lab import protocol
 
 from .dom import load_module_script
@@ -39,6 +40,7 @@ FETCH_STATE = "shufflelabLabFetch"
 START_LIMIT_SECONDS = 240  # a worker that has not started by now will not (13 MB on a slow line)
 SANDBOX_SCRIPT = "./static/js/sandbox.mjs"
 PROGRESS_SECONDS = 0.25  # how often the sandbox's start-up progress is shown
+MAX_SANDBOX_TEXT = 200  # a line from the sandbox's side, shown in "Your shuffle stopped: …"
 CONGESTED_MS = 3000  # a call answered this late (each asks for at most a second's work) finds the sandbox congested
 
 
@@ -177,40 +179,88 @@ class BuiltinsWorker:
         self.name = "lab-%d" % (self.restarts + 1)
 
 
-def sandbox_api():
-    """Return sandbox.mjs's object (start, call, stop, state), or None before the script has run."""
+def sandbox_module():
+    """Return sandbox.mjs's object (its ``create``), or None before the script has run."""
     if not js.Reflect.has(js.globalThis, "shufflelabSandbox"):
         return None
     return js.globalThis.shufflelabSandbox
 
 
+def js_error_message(error) -> str:
+    """Return the message of a JavaScript error raised into Python (MicroPython's JsException carries it as its
+    third argument, after the error and its name; Pyodide's as ``message``)."""
+    args = getattr(error, "args", ())
+    if len(args) >= 3 and isinstance(args[2], str):
+        return args[2]
+    return str(getattr(error, "message", "") or "")
+
+
+def sandbox_says(text) -> str:
+    """Return a text that came from a sandbox's side (an error's message, a reason to stop) as one printable line."""
+    return printable(" ".join(str(text).split()), MAX_SANDBOX_TEXT)
+
+
 class Sandbox:
-    """The sandbox's client: its frame starts when first needed, and a call over the limit ends the frame."""
+    """The sandbox's client. One Run, one sandbox: code runs in a sandbox where no other code ever ran (the one the
+    same code ran in, or a fresh one), so nothing one code did can touch the next. A spare, started ahead while the
+    user edits, makes that fresh sandbox as quick to use as the old one; a call over the limit ends its sandbox."""
 
     def __init__(self) -> None:
-        self.ready = False
+        self.api = None  # the sandbox in use (one of sandbox.mjs's), or None
+        self.code = None  # the code that ran in it; None while none has
+        self.spare = None  # a sandbox started ahead, in which no code has run
+        # while a Run moves to a fresh sandbox: (the sandbox, its code) it replaces, kept until the new code compiles
+        self.previous = None
         # the code that ran last slowed the sandbox's answers down (timers, workers or tasks of its own that go on
         # between calls): the next Run gets a fresh sandbox instead of sharing the CPU with them
         self.congested = False
+
+    @property
+    def ready(self) -> bool:
+        """Whether a sandbox is up to take calls."""
+        return self.api is not None and str(self.api.state.phase) == "ready"
 
     def load(self) -> None:
         """Add sandbox.mjs to the page once (it starts nothing by itself)."""
         load_module_script("sandbox-script", SANDBOX_SCRIPT)
 
-    async def start(self, progress) -> None:
-        """Start the sandbox if it is not running, calling ``progress(text)`` as it goes; raise with the reason if it
-        cannot start."""
-        if self.ready and str(sandbox_api().state.phase) == "ready":
-            return
+    async def module(self):
+        """Return sandbox.mjs's object once its script has run (raises if it does not load)."""
         self.load()
         waited = 0.0
-        while sandbox_api() is None:
+        while sandbox_module() is None:
             if waited > CHECK_SECONDS:
                 raise RuntimeError("%s did not load" % SANDBOX_SCRIPT.rpartition("/")[2])
             await asyncio.sleep(0.05)
             waited += 0.05
-        api = sandbox_api()
-        starting = asyncio.create_task(self._await(api.start()))
+        return sandbox_module()
+
+    def fits(self, code) -> bool:
+        """Whether the sandbox in use may run ``code`` (None: any code, as opening the box asks): it is up or starting,
+        and no code but this one ever ran in it."""
+        return (self.api is not None and str(self.api.state.phase) in ("fetching", "starting", "ready")
+                and (code is None or self.code is None or self.code == code))
+
+    async def start(self, progress, code=None) -> None:
+        """Make sure a sandbox that may run ``code`` is up, calling ``progress(text)`` while it starts; raise with the
+        reason if it cannot start. Another code's sandbox is ended, and the spare (or a new one) takes its place."""
+        if not self.fits(code):
+            if self.previous is not None:  # a Run that never settled (it was interrupted): its old sandbox ends
+                self.previous[0].stop("the sandbox was stopped")
+                self.previous = None
+            if self.ready and self.code is not None:
+                self.previous = (self.api, self.code)  # paused, untouched: it stays if the new code cannot run
+            else:
+                self.stop()
+            self.api = self.spare if self.spare is not None else (await self.module()).create()
+            self.spare = None
+            self.code = None
+        api = self.api
+        if code is not None:
+            self.code = code  # before it runs: code that fails half way may still have changed the sandbox
+        if str(api.state.phase) == "ready":
+            return
+        starting = asyncio.create_task(self._await(api.start()))  # the start under way, if there is one
         waited = 0.0
         while not starting.done():
             progress(start_progress_text(api.state))
@@ -221,8 +271,27 @@ class Sandbox:
                 starting.cancel()
                 raise RuntimeError("the sandbox took over %d s to start" % START_LIMIT_SECONDS)
         if str(api.state.phase) != "ready":
-            raise RuntimeError("the sandbox could not start (%s)" % str(api.state.error))
-        self.ready = True
+            raise RuntimeError("the sandbox could not start (%s)" % sandbox_says(api.state.error))
+
+    def settle(self, compiled: bool) -> None:
+        """End a Run's move to a fresh sandbox: once the new code ``compiled`` there, the sandbox it replaces ends;
+        otherwise the fresh one ends and the one before it (paused on the last code of the user's that ran) stays."""
+        if self.previous is None:
+            return
+        (before, code), self.previous = self.previous, None
+        if compiled:
+            before.stop("its code was replaced")
+            return
+        self.stop()
+        self.api, self.code = before, code
+
+    def warm_spare(self, code: str) -> None:
+        """Start a spare sandbox, quietly, once the box's ``code`` is not the code that ran (the next Run will need a
+        fresh one); nothing when there is one, or when no code has run yet (the sandbox up is still fresh)."""
+        if self.spare is not None or self.code is None or code == self.code or sandbox_module() is None:
+            return
+        self.spare = sandbox_module().create()
+        self.spare.warm()
 
     async def _await(self, promise):
         """Await a JavaScript promise, keeping its failure for ``start`` to read from the sandbox's state."""
@@ -233,30 +302,39 @@ class Sandbox:
 
     async def ask(self, method: str, *args) -> str:
         """Return the JSON text the sandbox answers to ``method(*args)``, within the time limit (raises WorkerStopped)."""
-        if not self.ready:
+        api = self.api
+        if api is None:
             raise SandboxStopped("the sandbox is not running")
         started = js.performance.now()
         try:
-            text = await within_limit(sandbox_api().call(method, json.dumps(args)), self.stop,
+            text = await within_limit(api.call(method, json.dumps(args)), lambda: self.stop_if(api),
                                       "your shuffle ran over %d s without returning, so its sandbox was stopped; a "
                                       "new one starts at the next Run" % CALL_LIMIT_SECONDS)
         except WorkerStopped as stopped:
             raise SandboxStopped(str(stopped)) from None
         except Exception as error:  # the frame was ended meanwhile (it misbehaved, or crashed)
-            self.ready = False
+            self.stop_if(api)
             raise SandboxStopped("the sandbox stopped (%s); a new one starts at the next Run"
-                                % str(getattr(error, "message", "") or "it ended")) from None
+                                 % sandbox_says(js_error_message(error) or "it ended")) from None
         if js.performance.now() - started > CONGESTED_MS:
             self.congested = True
         return str(text)
 
+    def stop_if(self, api) -> None:
+        """Stop the sandbox if ``api`` is still the one in use (a late call never ends its successor)."""
+        if self.api is api:
+            self.stop()
+
     def stop(self) -> None:
-        """End the sandbox's frame and everything in it (the next start makes a new one)."""
-        self.ready = False
+        """End the sandbox in use and everything in it, and the one a Run is replacing, if any (the next start takes
+        the spare, or makes a new one)."""
+        api, self.api, self.code = self.api, None, None
         self.congested = False
-        api = sandbox_api()
         if api is not None:
             api.stop("the sandbox was stopped")
+        if self.previous is not None:
+            self.previous[0].stop("the sandbox was stopped")
+            self.previous = None
 
 
 def start_progress_text(state) -> str:

@@ -3,15 +3,45 @@
 // form first and then take it away (a layout shift); page/deal_view.py's render_view keeps it up to date.
 // py/app.py sets html[data-ready="true"] and its own status ("dealing" first while a long shuffle
 // of the link's deal goes on in slices); this only reports failure.
+//
+// Inside another site's frame (clickjacking: its page laid over ours, our buttons under its words) the page
+// runs none of its controls: it says so, with a link that opens it on its own, and Python never starts
+// (page/main.py reads html[data-ready="framed"]). A host that sends headers says this better, and for
+// every browser: Content-Security-Policy: frame-ancestors 'none' (README, "Publishing"); a <meta> cannot.
 (function () {
   var root = document.documentElement;
   var status = document.getElementById("status");
+  if (framedByAnotherSite()) {
+    root.dataset.ready = "framed";
+    var notice = document.createElement("p");
+    notice.id = "framed";
+    notice.className = "status framed";
+    notice.dataset.state = "error";
+    notice.append("Shuffle Lab does not run inside another site's page. ");
+    var link = document.createElement("a");
+    link.href = location.href;
+    link.target = "_blank";
+    link.rel = "noopener noreferrer";
+    link.textContent = "Open Shuffle Lab on its own";
+    notice.append(link, ".");
+    document.body.prepend(notice);
+    return;
+  }
+  // Framed by a page of another origin: its location can't be read (a frame of this site's own is fine)
+  function framedByAnotherSite() {
+    if (window.top === window.self) return false;
+    try {
+      return window.top.location.origin !== location.origin;
+    } catch (error) {
+      return true;
+    }
+  }
   var TIMEOUT_MS = 90000;
   // link.py reads `view` the same way: the first one wins, anything but "lab" or "play" is the deal
   var asked = new URLSearchParams(location.search).get("view");
   root.dataset.view = asked === "lab" || asked === "play" ? asked : "deal";
   function failed(message) {
-    if (root.dataset.ready === "true" || root.dataset.ready === "dealing") return;
+    if (root.dataset.ready === "true" || root.dataset.ready === "dealing" || root.dataset.ready === "framed") return;
     root.dataset.ready = "error";
     status.dataset.state = "error";
     status.textContent = "Python could not start: " + message;

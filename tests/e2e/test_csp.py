@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import pytest
 from e2e_pages import STEP_TIMEOUT_MS, open_in, run_tally
+
+from conftest import ROOT, serve_sub_path
 
 # Every violation the page reports, as the browser words it (securitypolicyviolation events), in the
 # document and in every shadow root (the lab's editor lives in one).
@@ -106,3 +110,46 @@ def test_typing_in_the_editor_breaks_no_rule_and_a_long_line_wraps(browser, site
         assert [e for e in opened.visit.console_errors if "Content Security Policy" in e] == []
     finally:
         context.close()
+
+
+# What PyScript says once every Python script of a page has run, recorded in every frame of the context
+PY_DONE_JS = "addEventListener('py:all-done', () => { window.__pyDone = true; });"
+# A page that frames the site's lab, served beside it: at http://localhost:… it is another origin than the site's
+# 127.0.0.1 (both on this machine: a public page may not frame a local one at all, Chromium's local network access)
+FRAMER = b"""<!doctype html><title>framer</title><iframe width="900" height="700"></iframe><script>
+document.querySelector("iframe").src = location.href.replace("localhost", "127.0.0.1").replace("e2e-framer.html", "?view=lab");
+</script>"""
+
+
+@pytest.fixture(scope="module")
+def framing_site() -> Iterator[str]:
+    """The site under SUB_PATH on 127.0.0.1, with e2e-framer.html beside it."""
+    with serve_sub_path(ROOT, {"e2e-framer.html": FRAMER}) as url:
+        yield url
+
+
+def framed_page(page, framer_url: str):
+    """Open ``framer_url`` and return the site's frame in it, once its Python ran (or chose not to)."""
+    page.add_init_script(PY_DONE_JS)
+    page.goto(framer_url)
+    frame = page.wait_for_selector("iframe").content_frame()
+    frame.wait_for_function("window.__pyDone === true", timeout=STEP_TIMEOUT_MS)
+    return frame
+
+
+def test_in_another_sites_frame_the_page_runs_no_control_and_links_to_itself(page, framing_site):
+    """Clickjacking: another origin frames the page. GitHub Pages sends no frame-ancestors, and a <meta> cannot, so
+    the page itself refuses: a notice with a link that opens it on its own, its controls hidden, no Python run."""
+    frame = framed_page(page, framing_site.replace("127.0.0.1", "localhost") + "e2e-framer.html")
+    assert frame.get_attribute("html", "data-ready") == "framed"
+    assert frame.text_content("#framed").startswith("Shuffle Lab does not run inside another site's page.")
+    link = frame.locator("#framed a")
+    assert link.get_attribute("href") == f"{framing_site}?view=lab" and link.get_attribute("target") == "_blank"
+    assert frame.is_hidden("main") and frame.evaluate("document.getElementById('controls-fieldset').disabled")
+
+
+def test_in_a_frame_of_its_own_site_the_page_runs(page, framing_site):
+    frame = framed_page(page, framing_site + "e2e-framer.html")
+    frame.wait_for_selector('html[data-ready="true"]', state="attached", timeout=STEP_TIMEOUT_MS)
+    assert frame.query_selector("#framed") is None
+    assert not frame.evaluate("document.getElementById('controls-fieldset').disabled")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems
 
-SANDBOX_READY = "() => globalThis.shufflelabSandbox !== undefined && shufflelabSandbox.state.phase === 'ready'"
+SANDBOX_READY = "() => globalThis.shufflelabSandbox !== undefined && shufflelabSandbox.anyReady()"
 
 
 LAB_FILES = ["py/worker.py", "py/sandbox.py", "py/shufflelab/lab/sandbox.py", "pyscript.toml", "sandbox.toml",

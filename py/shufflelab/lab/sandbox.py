@@ -21,11 +21,12 @@ from fractions import Fraction
 
 from .. import catalog, clock
 from ..catalog import CUSTOM_ID
-from ..errors import ShuffleLabError
+from ..errors import ShuffleLabError, printable
 from ..exact.matrices import MAX_WALKED_CARDS
 from ..exact.orders import walked_distribution_steps
 from ..exact.reports import fraction_text
 from ..tally import Tally, check_card_count
+from .bounded import ArithmeticBudget, check_json_before_parsing, common_denominator
 
 MAX_RUN_MILLISECONDS = 1000
 MAX_STEP_MILLISECONDS = 1000
@@ -38,6 +39,16 @@ FIRST_BATCH = 1
 MAX_ANSWER_CHARACTERS = 4_000_000  # 128 × 128 counts of up to 20 digits, with room; a longer answer is refused unread
 MAX_TRIALS = 10**15  # far beyond what a page can tally; an answer above it is a lie
 MAX_ERROR_CHARACTERS = 400  # the error line the user sees under their code
+# {"ok": …, "data": {"orders": [[[0, …], "p/q"], …]}} is the deepest answer: 5 levels
+MAX_ANSWER_DEPTH = 5
+# quotes, backslashes and opening brackets: a walk of 720 orders has 1,440 of each, an error line at most 800
+MAX_ANSWER_MARKS = 10_000
+# every probability of a walk as written (p and q each) and their common denominator: a walk of built-in-like
+# code needs a few dozen (swap-any on 6 cards: 6**6, 5 digits)
+MAX_PROBABILITY_DIGITS = 1000
+# the big-integer work of reading a walk, in digit products: what 720 orders at the digit limit need (a gcd to
+# reduce each, a step of the common denominator, a term of the sum), so a walk past it is refused, not computed
+MAX_WALK_DIGIT_PRODUCTS = 720 * 4 * MAX_PROBABILITY_DIGITS ** 2
 
 
 class SandboxService:
@@ -144,9 +155,11 @@ def run_paced(tally, seconds: float, batch: int, up_to=None) -> tuple:
 
 
 def read_answer(text) -> dict:
-    """Return an answer's data, or raise ShuffleLabError with its one-line error (or with what is wrong with it)."""
+    """Return an answer's data, or raise ShuffleLabError with its one-line error, made printable (or with what is
+    wrong with the answer). Its size, nesting and marks are checked before it is parsed."""
     if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARACTERS:
         raise ShuffleLabError("the sandbox's answer is not text of at most %d characters" % MAX_ANSWER_CHARACTERS)
+    check_json_before_parsing(text, MAX_ANSWER_DEPTH, MAX_ANSWER_MARKS, "the sandbox's answer")
     try:
         answer = json.loads(text)
     except ValueError:
@@ -157,7 +170,7 @@ def read_answer(text) -> dict:
         error = answer.get("error")
         if not isinstance(error, str):
             raise ShuffleLabError("the sandbox's failure has no one-line reason")
-        raise ShuffleLabError(" ".join(error.split())[:MAX_ERROR_CHARACTERS] or "it failed without a reason")
+        raise ShuffleLabError(printable(" ".join(error.split()), MAX_ERROR_CHARACTERS) or "it failed without a reason")
     data = answer.get("data")
     if not isinstance(data, dict):
         raise ShuffleLabError("the sandbox's answer has no data")
@@ -193,12 +206,14 @@ def read_counts(data: dict, n: int) -> tuple:
 
 def read_distribution(data: dict, n: int) -> dict:
     """Return {order: Fraction} from a finished walk_step answer, if every order is one of 0..n-1 and the
-    probabilities are positive and add up to exactly 1."""
+    probabilities are positive and add up to exactly 1, within the digit and arithmetic limits (checked before
+    each step)."""
     orders = data.get("orders")
     if not isinstance(orders, list) or not 0 < len(orders) <= math.factorial(n):
         raise ShuffleLabError("a walk's answer must list 1 to %d orders" % math.factorial(n))
     deck = list(range(n))
-    distribution = {}
+    budget = ArithmeticBudget(MAX_WALK_DIGIT_PRODUCTS, "a walk's probabilities")
+    written = {}
     for item in orders:
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list) and isinstance(item[1], str)):
             raise ShuffleLabError("each order of a walk must be [order, \"p/q\"]")
@@ -206,24 +221,34 @@ def read_distribution(data: dict, n: int) -> dict:
         if any(type(card) is not int for card in order) or sorted(order) != deck:
             raise ShuffleLabError("a walk's order is not an order of the cards 0 to %d" % (n - 1))
         key = tuple(order)
-        if key in distribution:
+        if key in written:
             raise ShuffleLabError("a walk lists the same order twice")
-        distribution[key] = _probability(text)
-    if sum(distribution.values(), Fraction(0)) != 1:
+        written[key] = _probability(text, budget)
+    common = common_denominator([q for _, q in written.values()], MAX_PROBABILITY_DIGITS, budget,
+                                "a walk's probabilities")
+    total = 0
+    for p, q in written.values():
+        budget.charge(common, q)
+        total += p * (common // q)
+    if total != common:
         raise ShuffleLabError("a walk's probabilities do not add up to 1")
-    return distribution
+    return {key: Fraction(p, q) for key, (p, q) in written.items()}
 
 
-def _probability(text: str) -> Fraction:
-    """Return the positive fraction "p/q" names (at most 2,000 digits each), else raise ShuffleLabError."""
+def _probability(text: str, budget: ArithmeticBudget) -> tuple:
+    """Return (p, q) in lowest terms for the probability "p/q" names, in (0, 1] with at most MAX_PROBABILITY_DIGITS
+    digits each, else raise ShuffleLabError."""
     numerator, slash, denominator = text.partition("/")
-    if not (slash and 0 < len(numerator) <= 2000 and 0 < len(denominator) <= 2000
+    if not (slash and 0 < len(numerator) <= MAX_PROBABILITY_DIGITS and 0 < len(denominator) <= MAX_PROBABILITY_DIGITS
             and numerator.isdigit() and denominator.isdigit() and numerator.isascii() and denominator.isascii()):
-        raise ShuffleLabError("a walk's probability must be written p/q")
-    value = Fraction(int(numerator), int(denominator)) if int(denominator) else Fraction(2)
-    if not 0 < value <= 1:
+        raise ShuffleLabError("a walk's probability must be written p/q, each of at most %s digits"
+                              % format(MAX_PROBABILITY_DIGITS, ","))
+    p, q = int(numerator), int(denominator)
+    if not 0 < p <= q:
         raise ShuffleLabError("a walk's probability must be in (0, 1]")
-    return value
+    budget.charge(p, q)
+    common = math.gcd(p, q)
+    return p // common, q // common
 
 
 def read_progress(data: dict) -> tuple:

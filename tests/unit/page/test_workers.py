@@ -123,3 +123,95 @@ def test_a_late_call_never_stops_the_worker_that_replaced_its_own(workers):
         return builtins.worker
 
     assert asyncio.run(replaced_while_waiting()) is replacement and builtins.stops == 0
+
+
+# --- the sandbox's client: one Run, one sandbox ------------------------------------------------------------------
+
+
+class FakeSandbox:
+    """One of sandbox.mjs's sandboxes: it starts at once, answers every call, and remembers being stopped."""
+
+    def __init__(self) -> None:
+        self.state = types.SimpleNamespace(phase="idle", error="", loaded=0, total=0)
+        self.asked = []
+
+    async def start(self):
+        self.state.phase = "ready"
+
+    def warm(self) -> None:
+        self.state.phase = "ready"
+
+    async def call(self, method, args_json):
+        self.asked.append(method)
+        return '{"ok": true, "data": {}}'
+
+    def stop(self, reason="") -> None:
+        self.state.phase = "idle"
+
+
+@pytest.fixture
+def sandboxes(workers, monkeypatch):
+    """(page.workers's Sandbox client, the list of every sandbox it made), sandbox.mjs stood in for."""
+    made = []
+
+    def create():
+        made.append(FakeSandbox())
+        return made[-1]
+
+    js = sys.modules["js"]
+    monkeypatch.setattr(js, "Reflect", types.SimpleNamespace(has=hasattr), raising=False)
+    monkeypatch.setattr(js, "globalThis", types.SimpleNamespace(shufflelabSandbox=types.SimpleNamespace(create=create)),
+                        raising=False)
+    monkeypatch.setattr(js, "performance", types.SimpleNamespace(now=lambda: 0.0), raising=False)
+    monkeypatch.setattr(workers, "load_module_script", lambda *args: None)
+    return workers.Sandbox(), made
+
+
+def run(client, code):
+    """A Run as lab_view.use_code makes it: a sandbox for the code, compile there, and settle."""
+
+    async def go():
+        await client.start(lambda text: None, code)
+        await client.ask("compile", code)
+        client.settle(True)
+
+    asyncio.run(go())
+
+
+def test_a_run_of_other_code_gets_a_fresh_sandbox_and_the_same_code_its_own(sandboxes):
+    client, made = sandboxes
+    asyncio.run(client.start(lambda text: None))  # the box is opened: a sandbox starts, no code has run in it
+    run(client, "A")
+    assert len(made) == 1 and client.api is made[0]  # the fresh one takes the first code
+    run(client, "A")
+    assert len(made) == 1  # the same code again: its own sandbox
+    run(client, "B")
+    assert len(made) == 2 and client.api is made[1] and made[0].state.phase == "idle"  # "A"'s sandbox has ended
+    assert made[1].asked == ["compile"]  # nothing "A" did reached it
+
+
+def test_code_that_cannot_compile_leaves_the_last_code_s_sandbox_paused_and_its_own_ends(sandboxes):
+    client, made = sandboxes
+    run(client, "A")
+
+    async def failed_run():
+        await client.start(lambda text: None, "broken")
+        client.settle(False)
+
+    asyncio.run(failed_run())
+    assert client.api is made[0] and client.code == "A" and made[0].state.phase == "ready"
+    assert made[1].state.phase == "idle"
+
+
+def test_a_spare_starts_once_the_box_holds_other_code_and_the_next_run_takes_it(sandboxes):
+    client, made = sandboxes
+    client.warm_spare("A")
+    assert made == []  # no code has run: the sandbox to come is fresh anyway
+    run(client, "A")
+    client.warm_spare("A")
+    assert len(made) == 1  # the box still holds the code that ran
+    client.warm_spare("A edited")
+    client.warm_spare("A edited again")
+    assert len(made) == 2 and made[1].state.phase == "ready"  # one spare, started ahead
+    run(client, "A edited again")
+    assert len(made) == 2 and client.api is made[1] and made[0].state.phase == "idle"
