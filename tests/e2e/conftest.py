@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import threading
 import time
@@ -225,9 +226,28 @@ def serve_directory() -> Callable[[Path], contextlib.AbstractContextManager[str]
     return serve_sub_path
 
 
+def pytest_sessionstart(session) -> None:
+    """A run's timing margins are its own: the last run's are dropped (by the controller, not by xdist's workers)."""
+    if not hasattr(session.config, "workerinput"):
+        from e2e_pages import MARGINS_FILE
+
+        MARGINS_FILE.unlink(missing_ok=True)
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     for label, seconds in READY_TIMES:
         terminalreporter.write_line(f"data-ready after {seconds:.2f} s  ({label})")
+    from e2e_pages import MARGINS_FILE  # the timing tests' figures beside their bounds (e2e_pages.margin)
+
+    if MARGINS_FILE.exists():
+        worst: dict[str, tuple[float, float, str]] = {}
+        for line in MARGINS_FILE.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["what"] not in worst or row["measured"] > worst[row["what"]][0]:
+                worst[row["what"]] = (row["measured"], row["bound"], row["unit"])
+        for what, (measured, bound, unit) in sorted(worst.items()):
+            terminalreporter.write_line(f"timing margin: {what}: worst {measured:g} {unit} of {bound:g} {unit}"
+                                        f" ({measured / bound:.0%} of the bound)")
 
 
 def wait_until_ready(visit: Visit, timeout_ms: int = READY_TIMEOUT_MS) -> None:

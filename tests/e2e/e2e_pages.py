@@ -65,6 +65,17 @@ ROOT = Path(__file__).resolve().parents[2]
 STEP_TIMEOUT_MS = 15_000  # one render after a click or a navigation; generous, never a fixed sleep
 
 
+MARGINS_FILE = ROOT / "test-results" / "timing_margins.jsonl"
+
+
+def margin(what: str, measured: float, bound: float, unit: str) -> None:
+    """Keep a timing test's measured figure beside its bound (test-results/timing_margins.jsonl, one JSON line each;
+    the run's summary lists them): every bound's margin is seen in every run, quiet or loaded, not only on failure."""
+    MARGINS_FILE.parent.mkdir(exist_ok=True)
+    with MARGINS_FILE.open("a", encoding="utf-8") as out:
+        out.write(json.dumps({"what": what, "measured": round(measured, 3), "bound": bound, "unit": unit}) + "\n")
+
+
 LAB_IDLE = '#lab-panel[data-loops="0"]'  # lab_view.count_loops: no loop of the lab's is asking a worker for more
 
 

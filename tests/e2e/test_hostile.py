@@ -47,7 +47,7 @@ import re
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from e2e_pages import FOLLOW_JS, WORKER_TIMEOUT_MS, cli_for_url, open_in, quiet_after_each_test, url_params
+from e2e_pages import FOLLOW_JS, WORKER_TIMEOUT_MS, cli_for_url, margin, open_in, quiet_after_each_test, url_params
 
 from shufflelab import seal
 from shufflelab.deal import DealError
@@ -648,6 +648,9 @@ class Walk:
             self.problem("the whole value", f"Content-Security-Policy violations: {taken['csp']}")
         if len(self.opened.dialogs) > self.dialogs:
             self.problem("the whole value", f"a dialog opened: {self.opened.dialogs[self.dialogs:]}")
+        if self.timed:
+            margin("a hostile value: the longest main-thread task", max((d for _, d in taken["longtasks"]), default=0),
+                   LONG_TASK_MS, "ms")
         for start, duration in taken["longtasks"] if self.timed else ():
             if duration >= LONG_TASK_MS:  # it belongs to the first step whose snapshot came after it began
                 during = [step for step, t in self.steps if t >= start]

@@ -23,6 +23,7 @@ import time
 
 import hostile_site
 import pytest
+from e2e_pages import margin
 from hostile_site import (
     BUILTIN_VERDICTS,
     GOOD,
@@ -276,5 +277,6 @@ def test_how_long_an_attack_takes_to_be_refused(hostile, source, n, shown, where
     text = page.text_content(where)
     print(f"{words}: Run -> refused in {took:.2f} s: {text}")
     assert refused(text.split(". ")[0], words) == [] and worker_stops(page, since) == []
+    margin(f"Run -> a {words} attack refused", took, 30, "s")
     assert took < 30, f"Run -> refused took {took:.1f} s"
     hostile.reusable_after = True

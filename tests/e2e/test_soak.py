@@ -20,7 +20,7 @@ import os
 import time
 
 import pytest
-from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems
+from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, margin, open_in, problems
 
 pytestmark = pytest.mark.timing  # it measures long tasks and memory: alone, never beside another browser
 
@@ -139,6 +139,8 @@ def test_a_long_run_stays_healthy(browser, site_url, visit):
               f"worker memory {' -> '.join('%.1f MB' % mb for mb in worker_mb)} (start, after each of {passes} passes)")
         assert end_heap < start_heap * 1.25 + 2, (start_heap, end_heap)
         assert worker_mb[-1] <= worker_mb[1] * GROWTH_STEP, f"the worker's memory grew after the first pass: {worker_mb}"
+        margin("soak: the longest main-thread task", longest, LONGEST_TASK_MS, "ms")
+        margin("soak: the longest drawn deal", longest_deal, LONGEST_DEAL_MS, "ms")
         assert longest <= LONGEST_TASK_MS, f"a main-thread task took {longest:.0f} ms"
         assert longest_deal <= LONGEST_DEAL_MS, f"a deal took {longest_deal:.0f} ms on the main thread"
         # cards are drawn only for the deal tab: the lab's own changes never wait for a deal
