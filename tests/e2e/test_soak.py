@@ -25,7 +25,9 @@ from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, margin, open_in, probl
 pytestmark = pytest.mark.timing  # it measures long tasks and memory: alone, never beside another browser
 
 SOAK_SECONDS = float(os.environ.get("SHUFFLELAB_SOAK_SECONDS", "12"))
-LONGEST_TASK_MS = 100
+# every other main-thread task: 54-64 ms at worst on a quiet 2-core machine of this kind, 93 ms with both cores kept
+# busy by two other processes (fresh clones, 2026-11-28): the bound holds in both, with room
+LONGEST_TASK_MS = 150
 # every main-thread task over 50 ms (the Long Tasks API's threshold), kept from the start
 RECORD_LONG_TASKS = """
 window.__longTasks = [];
