@@ -497,8 +497,12 @@ def choose(page, algo: str) -> None:
     wait_for_status(page, since, "Ready: press Start.")
 
 
+VERDICT_SHUFFLES = 5000  # swap-any on 8 cards is called biased long before this; a verdict read sooner may be "no bias yet"
+
+
 def builtin_verdict(page, algo: str) -> str:
-    """Switch the lab back to the built-in `algo` from the menu, run it until it has a verdict, pause; return it."""
+    """Switch the lab back to the built-in `algo` from the menu, run it to VERDICT_SHUFFLES and a verdict, pause;
+    return it. A count, not the first verdict seen: on a loaded machine the first look comes after fewer shuffles."""
     page.wait_for_selector("#lab-start:enabled", timeout=WAIT_MS)
     pause(page)
     if page.input_value("#algorithm") == algo:  # the menu shows it already: go to another and back
@@ -508,8 +512,8 @@ def builtin_verdict(page, algo: str) -> str:
     try:
         page.wait_for_function(
             """() => { const v = document.getElementById('verdict').dataset.verdict;
-                       return Number(document.getElementById('trials').textContent) > 0
-                           && (v === 'biased' || v === 'no-bias'); }""", timeout=WAIT_MS)
+                       return Number(document.getElementById('trials').textContent) >= %d
+                           && (v === 'biased' || v === 'no-bias'); }""" % VERDICT_SHUFFLES, timeout=WAIT_MS)
     except Exception as error:
         raise AssertionError(f"{algo}: no verdict; it says {page.text_content('#verdict')!r}") from error
     verdict = page.get_attribute("#verdict", "data-verdict")
