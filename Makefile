@@ -4,7 +4,7 @@
 #   make test    setup, then every test (unit, MicroPython, golden, e2e in Chromium): what CI runs
 #   make check   the fast loop, no browser (under a minute): ruff, unit tests, the core under MicroPython
 #   make check-clock  the same tests on a clock 10x slower and 10x faster: none may decide by the clock
-#   make site    assemble the deployable site into _site/ (what GitHub Pages serves)
+#   make site    assemble the deployable site into _site/, the docs site in _site/docs/ (what GitHub Pages serves)
 #   make bench   performance figures, printed side by side (scripts/bench.py; BENCH_ARGS=--quick)
 #   make clean   remove everything the targets above made
 SHELL := /bin/bash
@@ -20,7 +20,7 @@ PIP_STAMP := $(VENV)/.installed-test-deps
 NPM_STAMP := node_modules/.installed-from-lock
 VENDOR_STAMP := static/vendor/.copied
 
-.PHONY: help setup setup-web chromium serve test check check-clock bench site clean
+.PHONY: help setup setup-web chromium serve docs test check check-clock bench site clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -34,7 +34,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(PIP_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -q -e '.[test]'
+	$(PY) -m pip install --disable-pip-version-check -q -e '.[test,docs]'
 	touch $@
 
 $(NPM_STAMP): package.json package-lock.json
@@ -58,10 +58,15 @@ chromium:
 	  $$sudo apt-get update && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y chromium; \
 	fi
 
-serve: setup-web
+serve: setup-web docs
 	PORT=$(PORT) $(PY) scripts/serve.py
 
-test: setup
+# The documentation site (mkdocs.yml) into build/docs-site/, which `make serve` serves at /docs/. Strict:
+# a broken link, a missing page or a page left out of nav fails.
+docs: $(PIP_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+
+test: setup docs
 	$(PY) -m ruff check py tests scripts
 	$(PY) -m pytest --ignore=tests/e2e -n 2 --dist loadgroup             # no browser: both cores (a group, e.g. the wheel test, on one)
 	$(PY) -m pytest tests/e2e -m "not timing" -n 2 --dist loadfile --durations=15  # two browsers at once, a file each
@@ -85,9 +90,9 @@ check-clock: setup-web
 bench: setup
 	$(PY) scripts/bench.py $(BENCH_ARGS)
 
-site: $(VENDOR_STAMP)
-	PYTHON=$(PYTHON) bash scripts/build_site.sh _site
+site: $(VENDOR_STAMP) $(PIP_STAMP)
+	PYTHON=$(PY) bash scripts/build_site.sh _site
 
 clean:
-	rm -rf $(VENV) node_modules static/vendor _site .pytest_cache test-results
+	rm -rf $(VENV) node_modules static/vendor _site build .pytest_cache test-results
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

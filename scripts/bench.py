@@ -8,7 +8,7 @@ Sections (each a function, so more can be added):
   tally         tally throughput (shuffle + count) for every catalog algorithm, CPython
   counting      how to count a batch of decks kept as bytes: which technique is fastest
   false alarms  each verdict's measured false-alarm rate under correct shuffles, beside the
-                rate the README states (scripts/false_alarms.py; the pinned run and a fresh one)
+                rate the docs state (scripts/false_alarms.py; the pinned run and a fresh one)
   cli           `tally` of 1,000,000 shuffles with --workers 1 and 2 side by side, and `audit` of a
                 file of 1,000,000 orders of 52 cards (made here), as a user runs them
   browser       in Chromium, the site on a free local port (``--cpython-only`` skips these):
@@ -23,7 +23,7 @@ Sections (each a function, so more can be added):
                            default the last commit before the split), two pages in turns
     fisher-yates vs before Fisher-Yates's tally in Pyodide, this tree beside the one before it was
                            made inside out, in turns, against the issue's 500,000/s (``--speed``:
-                           this alone, its figures pinned in docs/speed.json for the README)
+                           this alone, its figures pinned in docs/speed.json for the performance page)
     riffle-physical        its exact 52-card matrix in Pyodide as the worker computes it, against the
                            issue's 5 s (``--physical``: this alone)
     run to verdict         Run -> first verdict on the editor's example, against the lab's own worker
@@ -768,7 +768,7 @@ def baseline_section(browser, site, repeats: int, quick: bool, rev: str,  # noqa
 
 
 # Issue 19 item 8: Fisher-Yates tallies at least 500,000 shuffles a second in the page's worker. The tree before the
-# work on it runs beside this one (baseline_section), and a run's figures are pinned in docs/speed.json: the README
+# work on it runs beside this one (baseline_section), and a run's figures are pinned in docs/speed.json: the performance page
 # states them (tests/unit/test_speed_figures.py).
 FISHER_YATES_TARGET_PER_SECOND = 500_000
 FISHER_YATES_BEFORE_REV = "27f083e"  # the last commit before the tally was made inside out
@@ -787,7 +787,7 @@ def fisher_yates_section(browser, site, repeats: int, quick: bool) -> dict:
 
 PHYSICAL_TARGET_SECONDS = 5.0  # issue 19 item 8: riffle-physical's exact 52-card matrix in the worker
 PHYSICAL_BEFORE_REV = "3cf73b2"  # the level-by-level chain on lists of floats, before the last two rounds (7.5 s alone then)
-PHYSICAL_FIGURES = ROOT / "docs" / "physical.json"  # the README's figures: the last run of --physical, 5 turns or more
+PHYSICAL_FIGURES = ROOT / "docs" / "physical.json"  # the docs' figures: the last run of --physical, 5 turns or more
 PHYSICAL_SERVER = f"""
 import json, time
 import js
@@ -835,18 +835,18 @@ def _spread(seconds: list[float]) -> str:
 
 
 def physical_readme_text(pinned: dict) -> str:
-    """Return the README's words for the pinned riffle-physical figures (docs/physical.json)."""
+    """Return the performance page's words for the pinned riffle-physical figures (docs/physical.json)."""
     now, before = (statistics.median(pinned["each"][label]) for label in ("now", pinned["rev"]))
     return (f"{now:.1f} s ({_spread(pinned['each']['now'])}), against {before:.1f} s "
-            f"({_spread(pinned['each'][pinned['rev']])}) for {pinned['rev']}, whose states were lists of floats, "
+            f"({_spread(pinned['each'][pinned['rev']])}) for the chain whose states were lists of floats, "
             f"in turns with it ({before / now:.2f}×; medians of {len(pinned['each']['now'])})")
 
 
 def speed_readme_row(pinned: dict) -> str:
-    """Return the README's row for the Fisher-Yates tally in Pyodide, from pinned figures (docs/speed.json)."""
+    """Return the performance page's row for the Fisher-Yates tally in Pyodide, from pinned figures (docs/speed.json)."""
     now, before = pinned["now"][0][2], pinned["before"][0][2]
     spread = {label: f"{round(min(v), -3):,.0f}–{round(max(v), -3):,.0f}" for label, v in pinned["each"].items()}
-    return (f"| lab tally, `fisher-yates`, 52 cards, Pyodide, beside {pinned['rev']} (before it was made inside out) "
+    return (f"| lab tally, `fisher-yates`, 52 cards, Pyodide, beside the tally before it was made inside out "
             f"in turns | {round(now, -3):,.0f} shuffles/s ({spread['now']}) against {round(before, -3):,.0f} "
             f"({spread[pinned['rev']]}): {now / before:.2f}× | at least {FISHER_YATES_TARGET_PER_SECOND:,} |")
 
@@ -984,13 +984,13 @@ def worker_breakdown(timeline: dict, tap: float, ready: float) -> dict:
     return phases
 
 
-LAB_START_FIGURES = ROOT / "docs" / "lab_start.json"  # the README's table: the last full run of the section
+LAB_START_FIGURES = ROOT / "docs" / "lab_start.json"  # the docs' table: the last full run of the section
 LAB_START_ROWS = (("first", "first visit (progress shown now)"), ("repeat_at_once", "repeat visit, tap as the cards show"),
                   ("repeat", "repeat visit, tap 2 s after the cards (target: 2.5 s)"))
 
 
 def lab_start_readme_rows(pinned: dict) -> str:
-    """Return the README's table rows for the lab's start, from pinned figures (docs/lab_start.json)."""
+    """Return the performance page's table rows for the lab's start, from pinned figures (docs/lab_start.json)."""
     def cell(each: list, digits: int) -> str:
         return f"{statistics.median(each) / 1000:.{digits}f} s ({min(each) / 1000:.1f}–{max(each) / 1000:.1f})"
 
@@ -1080,11 +1080,11 @@ def lab_start_section(browser, site, repeats: int, rev: str = LAB_START_REV) -> 
                 print(f"  where the start goes, {names[visit]}, {label} (medians, ms from the tap):")
                 print("    " + "; ".join(f"{name}: {statistics.median(p.get(name, 0.0) for p in phases):,.0f}"
                                        for name in phases[0]))
-    if repeats >= 5:  # a full run: the README's table (a quick one is only a look)
+    if repeats >= 5:  # a full run: the docs' table (a quick one is only a look)
         pinned = {"rev": rev, "each": {label: {visit: [p[visit]["ms"] for p in profiles] for visit in visits}
                                        for label, profiles in runs.items()}}
         LAB_START_FIGURES.write_text(json.dumps(pinned, indent=2) + "\n", encoding="utf-8")
-        print(f"  figures written to {LAB_START_FIGURES.relative_to(ROOT)}; the README's rows:\n"
+        print(f"  figures written to {LAB_START_FIGURES.relative_to(ROOT)}; the docs' rows:\n"
               f"{lab_start_readme_rows(pinned)}")
     meets = figures["now"]["repeat"] <= LAB_START_TARGET_MS
     print(f"  repeat visit, tap {LAB_START_DWELL_MS / 1000:g} s after the cards: {figures['now']['repeat'] / 1000:.2f} s "
@@ -1265,10 +1265,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--physical", action="store_true",
                         help=f"only riffle-physical's exact 52-card matrix in Pyodide beside {PHYSICAL_BEFORE_REV}, against "
                              f"its 5 s target; with 5 repeats or more its figures are written to "
-                             f"{PHYSICAL_FIGURES.relative_to(ROOT)} (the README's)")
+                             f"{PHYSICAL_FIGURES.relative_to(ROOT)} (the docs')")
     parser.add_argument("--speed", action="store_true",
                         help=f"only Fisher-Yates in Pyodide beside {FISHER_YATES_BEFORE_REV}; its figures are written to "
-                             f"{SPEED_FIGURES.relative_to(ROOT)} (the README's)")
+                             f"{SPEED_FIGURES.relative_to(ROOT)} (the docs')")
     parser.add_argument("--only", help="run only this browser section (first_deal_cold, ..., lab_start)")
     parser.add_argument("--baseline", default=BASELINE_REV,
                         help=f"git revision whose tally runs beside this tree's in Pyodide (default {BASELINE_REV}; "
@@ -1277,11 +1277,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def false_alarm_section(quick: bool) -> dict:
-    """False alarms under correct shuffles: the README's pinned run beside a fresh one (scripts/false_alarms.py)."""
+    """False alarms under correct shuffles: the docs' pinned run beside a fresh one (scripts/false_alarms.py)."""
     import false_alarms  # scripts/ is this script's own folder
 
     pinned = json.loads(false_alarms.FIGURES.read_text(encoding="utf-8"))
-    print("\nThe README's figures (docs/false_alarms.json, pinned by tests/unit/test_false_alarms.py):")
+    print("\nThe docs' figures (docs/false_alarms.json, pinned by tests/unit/test_false_alarms.py):")
     false_alarms.print_figures(pinned)
     fresh = false_alarms.measure(100 if quick else 1000)
     print("\nMeasured again now, fewer watches (the same seeds, so the first watches repeat the pinned run's):")
@@ -1300,10 +1300,10 @@ def main(argv: list[str] | None = None) -> int:
         pinned = browser_sections(repeats, args.quick, None, only=("physical_matrix",))["physical_matrix"]
         if "each" not in pinned:
             return 1
-        if repeats >= 5:  # a full run: the README's figures (a quick one is only a look)
+        if repeats >= 5:  # a full run: the docs' figures (a quick one is only a look)
             pinned = {key: pinned[key] for key in ("rev", "each", "reports")}
             PHYSICAL_FIGURES.write_text(json.dumps(pinned, indent=2) + "\n", encoding="utf-8")
-            print(f"  figures written to {PHYSICAL_FIGURES.relative_to(ROOT)}; the README's words: "
+            print(f"  figures written to {PHYSICAL_FIGURES.relative_to(ROOT)}; the docs' words: "
                   f"{physical_readme_text(pinned)}")
         return 0
     if args.speed:
@@ -1313,7 +1313,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         pinned = {key: pinned[key] for key in ("rev", "now", "before", "each")}
         SPEED_FIGURES.write_text(json.dumps(pinned, indent=2) + "\n", encoding="utf-8")
-        print(f"\nfigures written to {SPEED_FIGURES.relative_to(ROOT)}; the README's row:\n{speed_readme_row(pinned)}")
+        print(f"\nfigures written to {SPEED_FIGURES.relative_to(ROOT)}; the docs' row:\n{speed_readme_row(pinned)}")
         return 0
     if args.only:  # one browser section alone: its own figures, no CPython sections and no target table
         figures["browser"] = browser_sections(repeats, args.quick, None, only=(args.only,))

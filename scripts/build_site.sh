@@ -2,7 +2,7 @@
 # Assemble the deployable site into a folder (default _site/): exactly the files the
 # page serves, nothing else (no tests, node_modules, .venv or tooling).
 # Needs static/vendor/ first: `npm ci && node scripts/vendor.mjs` (or `make site`), and Python 3.11+
-# ($PYTHON, default python3) for scripts/site_manifest.py.
+# ($PYTHON, default python3) for scripts/site_manifest.py, with the `docs` extra (MkDocs) for the docs site.
 # Used by .github/workflows/pages.yml and by tests/e2e/test_site_build.py.
 set -euo pipefail
 
@@ -27,7 +27,11 @@ mkdir -p "$out"
 # GitHub Pages: serve files as they are (no Jekyll processing of _-prefixed names).
 touch "$out/.nojekyll"
 # The SHA-256 of every file the service worker may keep, inlined into _site/sw.js: offline it
-# serves only bytes with those hashes (README, "Offline after the first visit").
+# serves only bytes with those hashes (docs/explanation/accessibility.md, "Offline after the first visit").
 "$python" "$root/scripts/site_manifest.py" seal "$out"
+# The documentation site beside the page, at docs/ (mkdocs.yml). It is not in the manifest: the service
+# worker lets the browser fetch it as any page, and a visit to the deal never downloads it.
+NO_MKDOCS_2_WARNING=1 "$python" -m mkdocs build --strict --quiet -f "$root/mkdocs.yml" -d "$out/docs"
+find "$out/docs" -name '*.map' -delete  # the theme's source maps: for its own developers, not for readers
 
 echo "build_site: $(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1) in ${out#"$root"/}"

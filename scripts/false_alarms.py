@@ -148,7 +148,7 @@ def tests_of(result: dict) -> int:
 
 
 def stated(result: dict) -> dict:
-    """Return the rates the README states for this configuration: the union bound over its tests."""
+    """Return the rates the docs state for this configuration: the union bound over its tests."""
     tests = tests_of(result)
     return {"suspicious_per_look": tests * SUSPICIOUS_P, "biased_per_look": tests * BIASED_P,
             "biased_per_session": tests * BIASED_P * LOOKS_PER_SESSION}
@@ -170,7 +170,7 @@ def measure(watches: int) -> dict:
 
 
 def rate(value: float) -> str:
-    """Return a rate as the README writes it: two significant figures (4.3e-4, not 4.3e-04), or 0."""
+    """Return a rate as the docs write it: two significant figures (4.3e-4, not 4.3e-04), or 0."""
     return "0" if value == 0 else f"{value:.1e}".replace("e-0", "e-")
 
 
@@ -189,7 +189,7 @@ def print_figures(figures: dict) -> None:
 
 
 def readme_table(figures: dict) -> str:
-    """Return the README's table of false alarms: stated bounds beside what was measured, one row per configuration."""
+    """Return the docs' table of false alarms: stated bounds beside what was measured, one row per configuration."""
     rows = ["| Correct shuffle | Tests | Looks | \"Suspicious\" per look: stated | measured | at 5n | per watch "
             "| \"Biased\" per look: stated | measured |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -203,7 +203,7 @@ def readme_table(figures: dict) -> str:
 
 
 def readme_tests_table(figures: dict) -> str:
-    """Return the README's second table: each test's own rate of false "suspicious" (or worse), per look and at 5n."""
+    """Return the docs' second table: each test's own rate of false "suspicious" (or worse), per look and at 5n."""
     rows = ["| Correct shuffle | Test | Per look | At 5n |", "|---|---|---|---|"]
     for result in figures["configurations"]:
         for test in ("uniform", "model", "fixed points"):
@@ -214,11 +214,11 @@ def readme_tests_table(figures: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Measure, print, and write the figures the README states."""
+    """Measure, print, and write the figures the docs state."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--watches", type=int, default=WATCHES, help=f"watches per configuration (default {WATCHES})")
     parser.add_argument("--json", type=Path, default=None, help=f"write the figures here (the pinned file: {FIGURES})")
-    parser.add_argument("--readme", action="store_true", help="also print the README's table")
+    parser.add_argument("--readme", action="store_true", help="also print the docs' table")
     args = parser.parse_args(argv)
     figures = measure(args.watches)
     print_figures(figures)

@@ -1,4 +1,4 @@
-"""Print the README's guessing-game table: 52 cards, k = 1..10 riffles, without and with feedback.
+"""Print the docs' guessing-game table: 52 cards, k = 1..10 riffles, without and with feedback.
 
 Without feedback the scores are exact (the position matrix); with feedback, on 52 cards, they
 are simulated: the exact best guess played on SAMPLES decks from the riffle-gsr port, seeded

@@ -12,7 +12,9 @@ sw.js is served sealed with the manifest of the tree as it is when sw.js is aske
 service worker keeps and serves offline here exactly what it would on the deployed site.
 lab.toml and lab.zip (the lab worker's configuration and package, made from pyscript.toml)
 are made from the tree when asked for, as `make site` writes them, with their SHA-256 as
-ETag so that a repeat visit revalidates them without fetching them again.
+ETag so that a repeat visit revalidates them without fetching them again. /docs/ is the
+documentation site as `make docs` built it (build/docs-site/), where the deployed site has it,
+not the Markdown it is made from.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+DOCS_SOURCE, DOCS_SITE = ROOT / "docs", ROOT / "build" / "docs-site"  # mkdocs.yml: docs_dir, site_dir
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import site_manifest  # noqa: E402  (scripts/ is not a package: build_site.sh runs it as a script)
@@ -37,6 +40,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """A static file handler with the site's MIME types and no caching surprises."""
 
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def translate_path(self, path: str) -> str:
+        """Map a URL to a file as SimpleHTTPRequestHandler does, but /docs/ to the built docs site, not its source."""
+        served = super().translate_path(path)
+        if Path(self.directory).resolve() != ROOT:
+            return served
+        inside = Path(os.path.abspath(served))
+        if inside == DOCS_SOURCE or DOCS_SOURCE in inside.parents:
+            return str(DOCS_SITE / inside.relative_to(DOCS_SOURCE)) + ("/" if path.split("?")[0].endswith("/") else "")
+        return served
 
     def send_head(self):
         """Open what the request asks for, as SimpleHTTPRequestHandler does; sw.js sealed with the tree's manifest."""

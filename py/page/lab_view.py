@@ -561,7 +561,7 @@ REFERENCES = ("for", "aria-describedby", "aria-labelledby", "aria-controls")
 
 
 def keep_the_lab_offline() -> None:
-    """Ask the service worker, once it is in control, to keep every file the lab's workers load (README, "Offline"):
+    """Ask the service worker, once it is in control, to keep every file the lab's workers load (docs: accessibility, "Offline"):
     a worker started before it was in control is never controlled, so what it fetched is not kept otherwise."""
     if js.Reflect.has(js.navigator, "serviceWorker"):
         js.navigator.serviceWorker.ready.then(

@@ -138,7 +138,7 @@ def random_comparator(cards, rng) -> list:
 def comparator_merge_sort(items: list, rng) -> list:
     """Return ``items`` in the order a top-down merge sort gives when each comparison is ``rng.below(2)``.
 
-    The sort is the library's own (stream v1 spec, README): the left half is
+    The sort is the library's own (docs/reference/stream-v1.md, step 6): the left half is
     ``items[:len // 2]``, it is sorted before the right half, and each merge step draws
     ``below(2)``: 0 takes the left packet's next card, 1 the right's. ``Math.random() - 0.5``
     is below 0 with probability exactly 1/2, and a merge only asks "does the right card
@@ -211,7 +211,7 @@ def cut_insert_steps(cards, rng, repetitions: int = 15000):
         for _ in range(min(CUT_INSERT_SLICE, repetitions - done)):
             split = below(n)  # the article's floor(random * 52): its 52 is its deck's size
             # below(len(rest)), never len(rest): the top part never goes below the rest's last
-            # card, so the bottom card never moves (README, "Algorithms")
+            # card, so the bottom card never moves (docs/reference/algorithms.md)
             end = split + below(n - split)
             # the top part goes after the first (end - split) cards of the rest
             deck[:end] = deck[split:end] + deck[:split]

@@ -413,7 +413,7 @@ def add_algorithm_or_file_options(parser: argparse.ArgumentParser) -> None:
     choice = parser.add_mutually_exclusive_group()
     add_algorithm_options(parser, choice)
     choice.add_argument("--file", metavar="PATH",
-                        help="your own shuffle: a Python file that defines shuffle(cards, rng) (see README)")
+                        help="your own shuffle: a Python file that defines shuffle(cards, rng) (docs: Write your own shuffle)")
 
 
 def add_exact_options(parser: argparse.ArgumentParser) -> None:

@@ -1,6 +1,6 @@
 """Users' own shuffles: source code in, a checked shuffle out, registered like a built-in.
 
-The rules (README, "Your own shuffle"): the code defines ``shuffle(cards, rng)``, which
+The rules (docs/how-to/write-your-own-shuffle.md): the code defines ``shuffle(cards, rng)``, which
 returns the cards in a new order as a list (or tuple) and draws its randomness only from
 ``rng.below(m)`` (a whole number in [0, m), 1 ≤ m ≤ 2^32) and ``rng.random()`` (a float in
 [0, 1)). It gets a copy of the cards, so changing them in place is allowed. Every result is

@@ -7,7 +7,7 @@ Every algorithm receives an object with:
   (sources may do it faster, never differently);
 * ``random()`` -> a float in ``[0, 1)``, for algorithms written with ``Math.random()``.
 
-Sources: ``StreamRng(seed)``, seeded stream v1, the share-link contract (see README);
+Sources: ``StreamRng(seed)``, seeded stream v1, the share-link contract (docs/reference/stream-v1.md);
 ``SystemRng()``, the operating system's CSPRNG (CPython and Pyodide); ``CRand(seed)``,
 the ANSI C ``rand()`` generator, for the ``c-rand`` port. The fast source for
 simulations, ``FastRng``, lives with the tally (``shufflelab.tally.fast_rng``).

@@ -15,7 +15,7 @@ commitment is made, and if it did, the dealer could try seeds against it before 
 The commitment records only whether one will be mixed in. Without a player seed a sealed
 deal is exactly the plain v1 deal of its seed (``link.play``), so no link changes.
 
-The README's "Sealed deals" section specifies the format byte for byte.
+docs/reference/seal-v1.md specifies the format byte for byte.
 
 Portable core: runs unchanged on CPython, Pyodide and MicroPython (hashlib.sha256 only;
 no hexdigest, which MicroPython lacks).

@@ -1,4 +1,4 @@
-// The page's side of the sandboxes where users' shuffles run (README, "Your own shuffle").
+// The page's side of the sandboxes where users' shuffles run (docs/how-to/write-your-own-shuffle.md).
 //
 // Each sandbox is an <iframe sandbox="allow-scripts"> (never allow-same-origin) made from srcdoc:
 // its origin is opaque, so the browser itself denies it Cache Storage, IndexedDB, cookies and the

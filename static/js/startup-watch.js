@@ -7,7 +7,7 @@
 // Inside another site's frame (clickjacking: its page laid over ours, our buttons under its words) the page
 // runs none of its controls: it says so, with a link that opens it on its own, and Python never starts
 // (page/main.py reads html[data-ready="framed"]). A host that sends headers says this better, and for
-// every browser: Content-Security-Policy: frame-ancestors 'none' (README, "Publishing"); a <meta> cannot.
+// every browser: Content-Security-Policy: frame-ancestors 'none' (docs/how-to/publish.md); a <meta> cannot.
 (function () {
   var root = document.documentElement;
   var status = document.getElementById("status");

@@ -37,7 +37,7 @@ def test_the_policy_allows_only_this_origin_and_what_the_runtimes_need(page, sit
     found = policy(page)
     assert found["default-src"] == ["'self'"]
     # no 'unsafe-inline': the one inline script allowed is the sandbox frame's, by its hash; blob: for the sandbox's
-    # worker to load the Pyodide files the page handed it (README, "The sandbox")
+    # worker to load the Pyodide files the page handed it (docs/explanation/sandbox.md)
     assert found["script-src"][:4] == ["'self'", "'unsafe-eval'", "'wasm-unsafe-eval'", "blob:"]
     assert len(found["script-src"]) == 5 and found["script-src"][4].startswith("'sha256-")
     assert found["worker-src"] == ["'self'", "blob:"]

@@ -102,7 +102,7 @@ def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site
         page.wait_for_function("() => document.getElementById('exact-note').textContent.startsWith('Exact matrix')",
                                timeout=WORKER_TIMEOUT_MS)
         assert page.is_enabled('input[name="heat"][value="difference"]')  # the exact views exist for it
-        # "suspicious" is a look's false alarm (about 2e-3 a look for this shuffle: README, "False alarms"), which
+        # "suspicious" is a look's false alarm (about 2e-3 a look for this shuffle: docs/explanation/false-alarms.md), which
         # later looks settle; "biased" would be a finding, and a correct shuffle must never get one
         assert wait_for_verdict(page, ("no-bias", "biased")) == "no-bias"
         assert problems(opened) == []

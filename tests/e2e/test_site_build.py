@@ -5,7 +5,9 @@ serve` seals into the sw.js it serves), and the page gets ready from them under 
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def built_site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("pages") / "_site"
-    subprocess.run(["bash", str(ROOT / "scripts" / "build_site.sh"), str(out)], check=True, cwd=ROOT)
+    # this interpreter: it has the docs extra (MkDocs) that the docs site is built with
+    subprocess.run(["bash", str(ROOT / "scripts" / "build_site.sh"), str(out)], check=True, cwd=ROOT,
+                   env={**os.environ, "PYTHON": sys.executable})
     return out
 
 
@@ -30,7 +34,9 @@ def test_site_holds_only_the_site_files(built_site):
     configs = [p.name for p in ROOT.glob("*.toml") if p.name != "pyproject.toml"]
     # sw.js sits beside index.html: a service worker controls only what is at or below it
     # and the lab worker's lab.toml and lab.zip, made from pyscript.toml and what it lists
-    assert top == sorted([".nojekyll", "index.html", "lab.toml", "lab.zip", "py", "static", "sw.js", *configs])
+    # and the documentation site, docs/ (MkDocs)
+    assert top == sorted([".nojekyll", "docs", "index.html", "lab.toml", "lab.zip", "py", "static", "sw.js", *configs])
+    assert (built_site / "docs" / "index.html").is_file() and (built_site / "docs" / "reference" / "cli.html").is_file()
     files = [path.relative_to(built_site).as_posix() for path in built_site.rglob("*") if path.is_file()]
     assert not [f for f in files if "__pycache__" in f or f.endswith((".pyc", ".map"))]
     python = sorted(f for f in files if f.startswith("py/"))
@@ -53,7 +59,8 @@ def test_site_holds_only_the_site_files(built_site):
 def test_built_sw_js_holds_the_hash_of_every_other_file(built_site):
     files = site_manifest.sealed_manifest((built_site / "sw.js").read_text(encoding="utf-8"))
     built = sorted(path.relative_to(built_site).as_posix() for path in built_site.rglob("*") if path.is_file())
-    assert sorted(files) == [f for f in built if f not in ("sw.js", ".nojekyll")]
+    # the docs are not kept offline: a visit to the deal never downloads them
+    assert sorted(files) == [f for f in built if f not in ("sw.js", ".nojekyll") and not f.startswith("docs/")]
     for path, entry in files.items():
         assert entry["sha256"] == hashlib.sha256((built_site / path).read_bytes()).hexdigest(), path
     # what `make serve` seals into the sw.js it serves from the repository: the same manifest

@@ -4,7 +4,7 @@ A share link made today must show the same cards forever, so a vector, once writ
 the contract: this script only ADDS vectors for new cases (a new algorithm, seed, deck
 size or deal) and leaves every existing one exactly as it is. A test that fails against
 a vector means the code broke a link, never that the vector needs "fixing". The only
-exception so far was made by an issue, and the README says why (random-comparator, whose
+exception so far was made by an issue, and the docs say why (random-comparator, whose
 v1 vectors were replaced when its sort became the library's own).
 
 Usage: PYTHONPATH=py python tests/golden/make_algorithm_vectors.py [--check]

@@ -2,7 +2,7 @@
 
 A lab link's tally seed counts the same shuffles forever (tally_v1.json), and what it
 counts is drawn from the Mersenne Twister written down in py/shufflelab/tally/stream_v1.py
-and README.md ("Tally stream v1"). These vectors pin that generator step by step, so a
+and docs/reference/tally-stream-v1.md. These vectors pin that generator step by step, so a
 re-implementation in any language can check itself as it goes: the seed's key words, the
 state after seeding, the first words, words across the first twists, getrandbits of many
 widths and random(). Made by the pure stream_v1.MersenneTwister, not by ``random``; the

@@ -8,7 +8,7 @@ means the code broke a seal, never that the vector needs "fixing".
 Each vector holds the deal's fields, the player seed (null: none), the preimage text, the
 commitment, and the cards (order, hands, stock). tests/golden/seal_v1_reference.mjs
 derives the preimages, commitments and the fisher-yates cards again, independently, from
-the README's description.
+docs/reference/seal-v1.md.
 
 Usage: PYTHONPATH=py python tests/golden/make_seal_vectors.py [--check]
 (--check: exit 1 if any case is missing, write nothing)

@@ -1,4 +1,4 @@
-// An independent re-derivation of sealed deals (shufflelab-seal-v1) from the README, in JavaScript.
+// An independent re-derivation of sealed deals (shufflelab-seal-v1) from docs/reference/seal-v1.md, in JavaScript.
 // Usage: node seal_v1_reference.mjs seal_v1.json  -> prints, for every vector, the preimage and the
 // commitment derived from its inputs, and for fisher-yates deals the cards (order, hands, stock),
 // as JSON on stdout. tests/unit/test_seal.py compares them with the vectors.

@@ -1,4 +1,4 @@
-// An independent re-derivation of seeded stream v1 from the README's spec, in JavaScript.
+// An independent re-derivation of seeded stream v1 from docs/reference/stream-v1.md, in JavaScript.
 // Usage: node stream_v1_reference.mjs  -> prints golden vectors as JSON on stdout.
 import { createHmac } from "node:crypto";
 

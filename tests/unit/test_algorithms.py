@@ -176,7 +176,7 @@ def test_cut_insert_with_a_zero_split_changes_nothing():
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(1, 200), repetitions=st.integers(1, 3000), seed=st.text(min_size=1, max_size=12))
 def test_cut_insert_never_moves_the_bottom_card(n, repetitions, seed):
-    # the README's "Algorithms" and the catalog say so: the paste index is below len(rest),
+    # docs/reference/algorithms.md and the catalog say so: the paste index is below len(rest),
     # so the top part always goes in above the rest's last card, which is the deck's bottom card
     order = catalog.shuffled(list(range(n)), "cut-insert", StreamRng(seed), {"repetitions": repetitions})
     assert order[-1] == n - 1
@@ -212,7 +212,7 @@ def test_comparator_merge_sort_follows_the_readme_spec(items, coins, expected):
 
 
 def test_random_comparator_gives_the_readmes_example():
-    # README, "Why random-comparator's v1 vectors changed, once": seed 'abc', 12 numbered cards
+    # docs/reference/stream-v1.md, "Why random-comparator's v1 vectors changed, once": seed 'abc', 12 numbered cards
     order = catalog.get("random-comparator").shuffled(list(range(12)), StreamRng("abc"))
     assert order == [9, 3, 0, 2, 8, 4, 11, 1, 10, 7, 6, 5]
 

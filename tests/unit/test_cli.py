@@ -53,7 +53,7 @@ def test_deal_json_matches_the_page_link(capsys):
     (["deal", "--players", "53", "--cards-each", "0"], False),
 ])
 def test_query_is_null_exactly_where_the_page_cannot_show_the_deal(capsys, argv, page_can_show):
-    # the README and --help say so: the page's links stop at 1,000 numbered items and 52 players,
+    # the docs (reference/cli.md) and --help say so: the page's links stop at 1,000 numbered items and 52 players,
     # and a link it would correct (with a notice) would show other cards
     status, out, _ = run(capsys, *argv, "--seed", "limits", "--json")
     data = json.loads(out)
@@ -320,7 +320,7 @@ def test_riffle_distances_json_has_exact_fractions_and_the_meanings(capsys):
 
 
 def readme_riffle_table() -> list[list[str]]:
-    text = (ROOT / "README.md").read_text("utf-8")
+    text = (ROOT / "docs" / "explanation" / "riffles.md").read_text("utf-8")
     start = text.index("| k | total variation | separation | KL (bits) |")
     lines = text[start:].split("\n\n")[0].splitlines()[2:]
     return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]

@@ -312,7 +312,7 @@ def test_short_seeds_are_called_weak_and_fresh_ones_are_not():
 
 
 def test_a_weak_seed_is_found_from_the_commitment_alone():
-    # why the README asks for fresh seeds: anyone can try guesses against a published commitment
+    # why the docs ask for fresh seeds: anyone can try guesses against a published commitment
     spec = DealSpec(seed="1234")
     published = commitment(spec)
     found = [guess for guess in map(str, range(10000)) if commitment(spec.replace(seed=guess)) == published]

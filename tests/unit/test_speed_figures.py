@@ -1,4 +1,4 @@
-"""scripts/bench.py --speed: the Fisher-Yates tally figures the README states are those of the pinned run."""
+"""scripts/bench.py --speed: the Fisher-Yates tally figures the performance page states are those of the pinned run."""
 
 import json
 from pathlib import Path
@@ -9,8 +9,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PINNED = json.loads(bench.SPEED_FIGURES.read_text(encoding="utf-8"))
 
 
-def test_the_readme_states_the_pinned_fisher_yates_figures():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_performance_page_states_the_pinned_fisher_yates_figures():
+    readme = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     assert bench.speed_readme_row(PINNED) in readme
 
 
@@ -22,20 +22,20 @@ def test_the_pinned_run_measured_this_tree_beside_the_one_before():
         assert len(each) >= 6 and each[0] <= median <= each[-1]  # the median of its turns
 
 
-def test_the_readme_states_the_pinned_lab_start_figures():
-    """scripts/bench.py --only lab_start: the README's table is the last full run's (docs/lab_start.json)."""
+def test_the_performance_page_states_the_pinned_lab_start_figures():
+    """scripts/bench.py --only lab_start: the performance page's table is the last full run's (docs/lab_start.json)."""
     pinned = json.loads(bench.LAB_START_FIGURES.read_text(encoding="utf-8"))
     assert pinned["rev"] == bench.LAB_START_REV
     for label in ("now", pinned["rev"]):
         assert all(len(pinned["each"][label][visit]) >= 5 for visit, _ in bench.LAB_START_ROWS)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
     assert bench.lab_start_readme_rows(pinned) in readme
 
 
-def test_the_readme_states_the_pinned_physical_figures():
-    """scripts/bench.py --physical: the README's words are the last full run's (docs/physical.json)."""
+def test_the_performance_page_states_the_pinned_physical_figures():
+    """scripts/bench.py --physical: the performance page's words are the last full run's (docs/physical.json)."""
     pinned = json.loads(bench.PHYSICAL_FIGURES.read_text(encoding="utf-8"))
     assert pinned["rev"] == bench.PHYSICAL_BEFORE_REV
     assert len(pinned["each"]["now"]) == len(pinned["each"][pinned["rev"]]) >= 5
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join((ROOT / "docs" / "performance.md").read_text(encoding="utf-8").split())
     assert bench.physical_readme_text(pinned) in readme

@@ -152,7 +152,7 @@ def cressie_read(bins: Sequence[tuple[float, int]]) -> float:
 
     Asymptotically χ² like Pearson's X², but at small counts Pearson's tail is too thin at a
     per-row Bonferroni level, and this one's is not (scripts/false_alarms.py measures the
-    lab's rates; the README gives them).
+    lab's rates; docs/explanation/false-alarms.md gives them).
     """
     scale = 2 / (CRESSIE_READ_LAMBDA * (CRESSIE_READ_LAMBDA + 1))
     return scale * sum(observed * math.expm1(CRESSIE_READ_LAMBDA * math.log(observed / expected))

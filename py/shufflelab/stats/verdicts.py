@@ -11,7 +11,7 @@ the union bound, one look at a correct shuffle says "biased" with chance at most
 a watch of 8 hours at five redraws a second (144,000 looks) at most 4.3e-4; "suspicious"
 at most 3e-3 per look. The fixed points' p-value is conservative at every threshold (exact
 binomial tails); the two position tests' p-values are chi-square approximations, whose
-rates at 1e-3 on the lab's schedule scripts/false_alarms.py measures (README, "The bias lab").
+rates at 1e-3 on the lab's schedule scripts/false_alarms.py measures (docs/explanation/false-alarms.md).
 """
 
 import math

@@ -3,7 +3,7 @@
 The tally draws from CPython's ``random.Random(seed)``: MT19937 seeded by ``seed()``
 version 2 and read through ``getrandbits(k)`` and ``random()``. CPython does not promise
 to keep that stable, so tally stream v1 is written down here, step for step, and pinned
-by ``tests/golden/mt_stream_v1.json`` (README, "Tally stream v1"):
+by ``tests/golden/mt_stream_v1.json`` (docs/reference/tally-stream-v1.md):
 
 1. **Seed.** A text seed becomes the integer whose big-endian bytes are its UTF-8
    followed by their SHA-512 digest; a whole-number seed becomes its absolute value.

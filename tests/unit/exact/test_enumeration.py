@@ -82,7 +82,7 @@ def test_the_walk_refuses_what_it_cannot_finish_saying_why(algorithm_id):
         enumerate_port(algorithm_id, 3, max_paths=1000)
 
 
-# --- random-comparator, derived by hand in the README ("Random comparator, by hand") -----------------
+# --- random-comparator, derived by hand in docs/explanation/exact-answers.md -----------------
 
 
 def test_random_comparator_on_three_cards_is_the_hand_derived_distribution():

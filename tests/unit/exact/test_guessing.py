@@ -30,7 +30,8 @@ from shufflelab.exact.matrices import position_matrix_from_distribution
 from shufflelab.exact.orders import outcome_distribution
 from shufflelab.tally import FastRng
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+ROOT = Path(__file__).resolve().parents[3]
+GUESSING_PAGE = ROOT / "docs" / "explanation" / "guessing.md"  # the table of 52-card scores
 
 
 def brute_force_feedback(dist, n):
@@ -201,11 +202,11 @@ def _stirling(u, p):
     return sum((-1) ** i * math.comb(p, i) * (p - i) ** u for i in range(p + 1)) // math.factorial(p)
 
 
-# --- the README's table --------------------------------------------------------------------
+# --- the guessing page's table --------------------------------------------------------------------
 
 
 def _readme_table():
-    text = README.read_text(encoding="utf-8")
+    text = GUESSING_PAGE.read_text(encoding="utf-8")
     start = text.index("| riffles | no feedback (exact) |")
     lines = text[start:].split("\n\n")[0].splitlines()[2:]
     return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
@@ -225,7 +226,7 @@ def test_the_readmes_simulated_rows(k):
     """Three rows recomputed from their seeds (each row has its own, so each stands alone): all ten cost a minute."""
     import runpy
 
-    table = runpy.run_path(str(README.parents[0] / "scripts" / "guessing_table.py"), run_name="table")
+    table = runpy.run_path(str(ROOT / "scripts" / "guessing_table.py"), run_name="table")
     mean, error = table["simulated_row"](k)
     assert _readme_table()[k - 1][2] == f"{mean:.2f} ± {error:.2f}"
 

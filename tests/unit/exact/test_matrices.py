@@ -56,7 +56,7 @@ def test_default_passes_at_six_cards_match_enumeration(algorithm_id):
 
 
 def test_random_comparators_matrix_on_three_cards_is_summed_from_the_hand_derived_orders():
-    # README, "random-comparator by hand": 0 1 2 and 0 2 1 have 1/4 each, the other four orders 1/8
+    # docs/explanation/exact-answers.md, "random-comparator by hand": 0 1 2 and 0 2 1 have 1/4 each, the other four orders 1/8
     quarter, eighth = Fraction(1, 4), Fraction(1, 8)
     expected = [
         # card 0 at place 0: 012, 021; at 1: 102, 201; at 2: 120, 210

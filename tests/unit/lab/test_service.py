@@ -296,7 +296,7 @@ def test_a_walk_gives_matrix_and_distance_in_steps_the_page_goes_on_with(lab, mo
     assert status.goes_on and status.progress is not None and not status.available
     done = walked(lab, status)[-1]
     assert done.available and not done.goes_on and done.progress is None
-    # the README's hand derivation: 8 orders at 1/16, 16 at 1/32, so TV = ½(8·(1/16 − 1/24) + 16·(1/24 − 1/32)) = 1/6
+    # the docs' hand derivation: 8 orders at 1/16, 16 at 1/32, so TV = ½(8·(1/16 − 1/24) + 16·(1/24 − 1/32)) = 1/6
     assert done.distance == [float(Fraction(1, 6)), "1/6"]
     assert [round(sum(row), 12) for row in done.matrix] == [1.0] * 4
 
@@ -387,7 +387,7 @@ def test_finish_exact_computes_what_the_page_computes_in_steps(ticking_clock):
 def test_finish_exact_walks_a_small_deck_for_the_matrix_and_the_distance():
     session = session_of("random-comparator", 4)
     session.finish_exact(set())
-    assert session.matrix == [[0.25] * 4] * 4 and session.distance == [1 / 6, "1/6"]  # README: 1/6, a white map
+    assert session.matrix == [[0.25] * 4] * 4 and session.distance == [1 / 6, "1/6"]  # the docs: 1/6, a white map
 
 
 def test_finish_exact_leaves_the_reason_where_there_is_no_matrix():
@@ -466,8 +466,8 @@ def test_the_best_play_on_a_dealt_deck_is_the_librarys(lab):
     assert "each of 0..n-1 once" in json.loads(lab.best_play("[0, 0, 1]", 1, "full", 3)[0])["error"]
 
 
-def test_the_readme_says_from_which_deck_size_riffle_physical_waits_for_compute_it():
+def test_the_docs_say_from_which_deck_size_riffle_physical_waits_for_compute_it():
     estimate = catalog.get("riffle-physical").resolve("matrix_seconds")
     first = next(n for n in range(2, 53) if estimate(n, {"passes": 7}) * service.PYODIDE_SLOWDOWN > service.ASK_FIRST_SECONDS)
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "explanation" / "the-lab.md").read_text(encoding="utf-8")
     assert f"(`riffle-physical` from {first} cards:" in readme

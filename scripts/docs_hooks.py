@@ -1,0 +1,74 @@
+"""MkDocs hooks: the reference pages' generated parts, made from the code so that they cannot drift.
+
+A page asks for one with a marker line, ``<!-- generated: NAME -->``, which is replaced by
+``GENERATED[NAME]()`` when the site is built. An unknown name fails the build.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from shufflelab import catalog, cli  # noqa: E402  (py/ is put on the path just above)
+
+MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.M)
+HELP_WIDTH = "100"  # argparse wraps at $COLUMNS: fixed, so the page is the same on every machine
+
+
+def cli_reference() -> str:
+    """Return every command's --help, in the order of the CLI's registry, as the CLI prints it."""
+    previous = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = HELP_WIDTH
+    try:
+        parser = cli.build_parser()
+        commands = next(action for action in parser._actions if action.dest == "command")
+        parts = ["## `shufflelab --help`", "", "```text", parser.format_help().rstrip(), "```", ""]
+        for name, sub in commands.choices.items():
+            parts += [f"## `{name}`", "", "```text", sub.format_help().rstrip(), "```", ""]
+    finally:
+        if previous is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = previous
+    return "\n".join(parts)
+
+
+def _params_text(entry) -> str:
+    """Return an entry's parameters as `name` default (min–max), or a dash."""
+    return "; ".join(f"`{p.name}` {p.default:,} ({p.minimum:,}–{p.maximum:,})" for p in entry.params) or "—"
+
+
+def algorithm_table() -> str:
+    """Return the catalog's built-in algorithms: id, name and source, verdict, parameters, exact matrix."""
+    rows = ["| id | name and source | verdict | parameters (default, range) | exact position matrix |",
+            "|---|---|---|---|---|"]
+    for entry in catalog.entries():
+        if not entry.builtin:
+            continue
+        matrix = "yes" if entry.matrix is not None else (entry.no_matrix_reason or "no")
+        rows.append(f"| `{entry.id}` | {entry.name}; {entry.source} | {entry.verdict} | {_params_text(entry)} | "
+                    f"{matrix} |")
+    rows.append("")
+    for entry in catalog.entries():
+        if entry.builtin:
+            rows.append(f"- **`{entry.id}`**: {entry.description} Exact answers: {entry.method}.")
+    return "\n".join(rows)
+
+
+GENERATED = {"cli": cli_reference, "algorithms": algorithm_table}
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    """Replace each generated-part marker of a page with what its generator makes."""
+    def made(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in GENERATED:
+            raise ValueError(f"{page.file.src_path}: no generated part named {name!r}")
+        return GENERATED[name]()
+    return MARKER.sub(made, markdown)
