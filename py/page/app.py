@@ -1,7 +1,10 @@
 """The page: one current link, its history entries, the form's events, and the start-up."""
 
+import asyncio
+
 import js
 from pyscript import document, window
+from pyscript.ffi import create_proxy
 
 from shufflelab import seal
 from shufflelab.deal import DealError
@@ -303,10 +306,7 @@ def wire() -> None:
 
 
 def _proxy_async(handler):
-    import asyncio
-
-    from pyscript.ffi import create_proxy
-
+    """Return a proxy that runs the coroutine function ``handler(event)`` as a task on each event."""
     return create_proxy(lambda event: asyncio.create_task(handler(event)))
 
 

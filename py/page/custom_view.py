@@ -75,8 +75,10 @@ def add_menu_entry() -> None:
 class CustomView:
     """Follows the link's code (shown, never run) and runs the box's code when the user asks."""
 
-    def __init__(self, lab) -> None:
-        self.lab = lab
+    def __init__(self, lab, client, sandbox) -> None:
+        self.lab = lab  # the lab runs the user's shuffle beside the menu's algorithms
+        self.client = client  # the built-ins' worker (lab_client.LabClient): Run waits for it
+        self.sandbox = sandbox  # where the code runs (workers.Sandbox): a spare is warmed while the code is edited
         self.shown_code = ""  # the code of the link last put in the box (or last run)
         self.link_code = ""  # the code of the link last put in the box, which the note above Run is about
 
@@ -101,7 +103,7 @@ class CustomView:
         note = element(ORIGIN)
         if not note.hidden and source != self.link_code:
             note.hidden = True
-        self.lab.sandbox.warm_spare(source)
+        self.sandbox.warm_spare(source)
 
     async def run(self) -> None:
         """Send the box's code to the worker and tally it; say what went wrong in one line if it can't."""
@@ -109,7 +111,7 @@ class CustomView:
         if len(source) > MAX_CODE_CHARACTERS:
             say("Your code is %d characters long; the lab takes up to %d." % (len(source), MAX_CODE_CHARACTERS), True)
             return
-        if self.lab.worker is None:
+        if self.client.worker is None:
             say("The lab's worker is not ready yet; Run works once it is.", True)
             return
         say("Compiling your shuffle in the sandbox…")
@@ -160,7 +162,7 @@ class CustomView:
     async def prepare(self) -> None:
         """Start the sandbox without a word; Run says what went wrong, if anything did."""
         try:
-            await self.lab.sandbox.start(lambda text: None)
+            await self.sandbox.start(lambda text: None)
         except Exception:
             pass
 
@@ -174,9 +176,9 @@ class CustomView:
             say("Your shuffle is not running: the lab shows the menu's algorithm. Press Run to run it again.")
 
 
-def mount(page, lab) -> CustomView:
+def mount(page, lab, client, sandbox) -> CustomView:
     """Wire the Run button and follow the page's link."""
-    view = CustomView(lab)
+    view = CustomView(lab, client, sandbox)
     page.listeners.append(view.link_changed)
     lab.custom_listeners.append(view.failed)
     lab.leave_listeners.append(view.left)

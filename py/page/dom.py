@@ -139,3 +139,21 @@ def load_module_script(script_id: str, src: str) -> None:
         script.id = script_id
         script.src = src
         document.head.appendChild(script)
+
+
+SVG = "http://www.w3.org/2000/svg"
+
+
+def svg(tag: str, **attributes):
+    """Return a new SVG element with these attributes (class_ is class; other underscores become hyphens)."""
+    node = document.createElementNS(SVG, tag)
+    for name, value in attributes.items():
+        node.setAttribute(name.rstrip("_").replace("_", "-"), str(value))
+    return node
+
+
+def svg_text(x: float, y: float, text: str, **attributes):
+    """Return an SVG text element; the text is set as text, never markup."""
+    node = svg("text", x=round(x, 1), y=round(y, 1), **attributes)
+    node.textContent = text
+    return node

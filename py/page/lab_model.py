@@ -21,7 +21,7 @@ class Side:
 
     Side "a" is the lab's main tally (the menu's algorithm, or the user's shuffle once it
     runs) and uses the ids in index.html; side "b", the algorithm it is compared with, uses
-    copies of them ending in "-b" (``lab_view.clone_side_b``).
+    copies of them ending in "-b" (``lab_draw.clone_side_b``).
     """
 
     def __init__(self, slot: str, suffix: str, letter: str) -> None:
@@ -179,6 +179,7 @@ def progress_text(done: float, elapsed: float, left: float) -> str:
 
 
 SLOW_START_SECONDS = 10  # with nothing heard of the fetch by then, say what the start is waiting for
+LAB_DOWNLOAD_MB = 14  # Pyodide's files, the lab's download, rounded: test_lab_model.py checks it against the manifest
 
 
 def start_progress(fetched, seconds: float, kept: bool = False):
@@ -196,7 +197,7 @@ def start_progress(fetched, seconds: float, kept: bool = False):
     if kept:
         return "Starting the lab's Python…", None
     if seconds >= SLOW_START_SECONDS:
-        return "Still starting: the worker downloads Pyodide (about 13 MB, once; then it is cached)…", None
+        return "Still starting: the worker downloads Pyodide (about %d MB, once; then it is cached)…" % LAB_DOWNLOAD_MB, None
     return "Starting the worker (Pyodide, a few seconds)…", None
 
 

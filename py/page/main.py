@@ -12,6 +12,10 @@ if document.documentElement.getAttribute("data-ready") != "framed":
     from page import app
 
     app.start()
-    from page import custom_view, lab_view, play_view  # (after the first deal, on purpose)
+    from page import custom_view, lab_client, lab_view, play_view, workers  # (after the first deal, on purpose)
 
-    app.mount(lab_view.mount, custom_view.mount, play_view.mount)
+    # one client per worker, handed to every view that uses it: none reaches into another view for one
+    client, sandbox = lab_client.LabClient(), workers.Sandbox()
+    app.mount(lambda page: lab_view.mount(page, client, sandbox),
+              lambda page, lab: custom_view.mount(page, lab, client, sandbox),
+              lambda page, lab: play_view.mount(page, client))

@@ -7,7 +7,6 @@ test is portable and runs here (``shufflelab.riffles``, as ``python -m shufflela
 One card picker (``CardPicker``) serves both: a game's guesses and a real deck's order.
 """
 
-import asyncio
 import json
 
 from pyscript import document
@@ -22,7 +21,6 @@ from .dom import create, element, listen, set_text, show
 
 STATUS = "play-status"
 MORE_MS = 300  # a simulated figure gains decks in chunks this long: it tightens while the user watches
-WAIT_SECONDS = 0.1
 ARROWS = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (-1, 0), "ArrowDown": (1, 0)}
 
 
@@ -124,9 +122,9 @@ class CardPicker:
 class Play:
     """The Play tab: the figure from the worker, the game on screen, and the real deck's test."""
 
-    def __init__(self, page, lab) -> None:
+    def __init__(self, page, client) -> None:
         self.page = page
-        self.lab = lab
+        self.client = client  # the lab's worker (lab_client.LabClient), which computes the figure and the best play
         self.game = None
         self.best = None  # BestPlay of the finished game
         self.figure_ticket = 0  # bumped on every new (n, k, feedback): an older figure's loop stops
@@ -169,20 +167,6 @@ class Play:
         self.figure_running = False
         spawn(self.figure(self.figure_ticket))
 
-    async def worker(self):
-        """Return once the lab's worker has started (starting it if need be); raise with the reason if it cannot."""
-        if self.lab.worker is None and self.lab.connecting is None:
-            self.lab.connecting = self.lab_spawn()
-        while self.lab.worker is None:
-            if self.lab.connecting is None:  # the lab gave up: its status says why, and Retry
-                raise RuntimeError("the worker could not start: check the connection, then reload")
-            await asyncio.sleep(WAIT_SECONDS)
-
-    def lab_spawn(self):
-        from .lab_view import spawn as lab_spawn
-
-        return lab_spawn(self.lab.connect())
-
     async def figure(self, ticket: int, resume: bool = False) -> None:
         """Show the best expected score for the settings: exact at once, or simulated in chunks while the tab shows."""
         self.figure_running = True
@@ -202,13 +186,13 @@ class Play:
                      "seconds)")
             set_text("play-random", "")
         n, k, feedback = self.figure_key
-        await self.worker()
+        await self.client.ready()
         if ticket != self.figure_ticket:
             return
         if resume:  # the worker kept its decks: go on adding to them
-            report = protocol.read(await self.lab.ask("guess_more", MORE_MS), GuessReport)
+            report = protocol.read(await self.client.ask("guess_more", MORE_MS), GuessReport)
         else:
-            report = protocol.read(await self.lab.ask("guess_begin", n, k, feedback), GuessReport)
+            report = protocol.read(await self.client.ask("guess_begin", n, k, feedback), GuessReport)
         while ticket == self.figure_ticket:
             self.show_figure(report.report)
             if report.done:
@@ -216,7 +200,7 @@ class Play:
                 return
             if not self.visible:
                 return  # goes on (the worker keeps its decks) when the tab is back
-            report = protocol.read(await self.lab.ask("guess_more", MORE_MS), GuessReport)
+            report = protocol.read(await self.client.ask("guess_more", MORE_MS), GuessReport)
 
     def show_figure(self, report: dict) -> None:
         """Put a guess_report on the page: the best strategy's figure, a random deck's, the command that checks it."""
@@ -267,8 +251,8 @@ class Play:
         """Ask the worker for the best strategy on this same deck, then say how the user did."""
         game = self.game
         set_text("play-score", "Scoring: the best strategy plays the same deck…")
-        await self.worker()
-        answer = await self.lab.ask("best_play", json.dumps(game.order), game.k, game.feedback, game.played())
+        await self.client.ready()
+        answer = await self.client.ask("best_play", json.dumps(game.order), game.k, game.feedback, game.played())
         best = protocol.read(answer, BestPlay)
         if game is not self.game:
             return
@@ -404,10 +388,10 @@ def build_controls() -> None:
             menu.appendChild(option)
 
 
-def mount(page, lab) -> Play:
+def mount(page, client) -> Play:
     """Create the Play tab, subscribe it to the page's link and wire its controls."""
     build_controls()
-    play = Play(page, lab)
+    play = Play(page, client)
     page.listeners.append(play.link_changed)
 
     def on(element_id: str, event: str, handler) -> None:
