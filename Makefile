@@ -63,7 +63,7 @@ serve: setup-web docs
 
 # The documentation site (mkdocs.yml) into build/docs-site/, which `make serve` serves at /docs/. Strict:
 # a broken link, a missing page or a page left out of nav fails.
-docs: $(PIP_STAMP)
+docs: $(PIP_STAMP) $(VENDOR_STAMP)  # the vendored runtime: the docs compute its size
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
 
 test: setup docs

@@ -15,9 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import site_manifest  # noqa: E402  (scripts/ is not a package: put on the path just above)
 from shufflelab import catalog, cli  # noqa: E402  (py/ is put on the path just above)
 
 MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.M)
+FIGURE = re.compile(r"<!-- figure: ([a-z-]+) -->")  # a figure inside a sentence, computed when the site is built
+RUNTIME = "static/vendor/pyodide/"  # the lab's runtime: what sw.js counts as the lab's download (its RUNTIME)
 HELP_WIDTH = "100"  # argparse wraps at $COLUMNS: fixed, so the page is the same on every machine
 
 
@@ -61,7 +64,30 @@ def algorithm_table() -> str:
     return "\n".join(rows)
 
 
+def manifest_figure() -> str:
+    """Return how many files the service worker's manifest lists and their size: "118 files, 16.1 MiB"."""
+    files = site_manifest.manifest(ROOT)
+    return f"{len(files)} files, {sum(entry['size'] for entry in files.values()) / 2**20:.1f} MiB"
+
+
+def lab_download_bytes() -> int:
+    """Return the size of the lab's runtime, Pyodide's files, which a first visit to the lab downloads."""
+    return sum(entry["size"] for path, entry in site_manifest.manifest(ROOT).items() if path.startswith(RUNTIME))
+
+
+def lab_download_figure() -> str:
+    """Return the lab's download as the docs state it: "14.2 MB"."""
+    return f"{lab_download_bytes() / 1e6:.1f} MB"
+
+
+def lab_files_figure() -> str:
+    """Return how many files pyscript.toml lists for the lab's worker (packed into lab.zip): "68 files"."""
+    config = (ROOT / site_manifest.WORKER_CONFIG).read_bytes()
+    return f"{len(site_manifest.listed_files(config))} files"
+
+
 GENERATED = {"cli": cli_reference, "algorithms": algorithm_table}
+FIGURES = {"manifest": manifest_figure, "lab-download": lab_download_figure, "lab-files": lab_files_figure}
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
@@ -71,4 +97,9 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         if name not in GENERATED:
             raise ValueError(f"{page.file.src_path}: no generated part named {name!r}")
         return GENERATED[name]()
-    return MARKER.sub(made, markdown)
+    def figure(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in FIGURES:
+            raise ValueError(f"{page.file.src_path}: no figure named {name!r}")
+        return FIGURES[name]()
+    return FIGURE.sub(figure, MARKER.sub(made, markdown))

@@ -100,13 +100,13 @@ def _sources_key(root: Path) -> tuple:
     """(path, size, mtime) of pyscript.toml and of each file its [files] lists: what the generated files depend on."""
     config = root / WORKER_CONFIG
     stats = [(str(config), config.stat().st_size, config.stat().st_mtime_ns)]
-    for source in _listed_files(config.read_bytes()):
+    for source in listed_files(config.read_bytes()):
         path = root / source
         stats.append((str(path), path.stat().st_size, path.stat().st_mtime_ns))
     return tuple(stats)
 
 
-def _listed_files(config: bytes) -> dict[str, str]:
+def listed_files(config: bytes) -> dict[str, str]:
     """pyscript.toml's [files] ({source: destination}), each path without its leading "./"."""
     try:
         files = tomllib.loads(config.decode("utf-8")).get("files", {})
@@ -129,7 +129,7 @@ def lab_archive(root: Path) -> bytes:
     """lab.zip: each file pyscript.toml's [files] lists, under its destination; the same bytes for the same sources."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for source, target in sorted(_listed_files((root / WORKER_CONFIG).read_bytes()).items()):
+        for source, target in sorted(listed_files((root / WORKER_CONFIG).read_bytes()).items()):
             entry = zipfile.ZipInfo(target, ZIP_TIME)
             entry.compress_type = zipfile.ZIP_DEFLATED
             entry.external_attr = 0o644 << 16

@@ -128,7 +128,7 @@ class SystemRng:
     """The operating system's CSPRNG (``secrets``; ``crypto.getRandomValues`` in Pyodide). Not on MicroPython."""
 
     def __init__(self) -> None:
-        import secrets
+        import secrets  # here, not at the top: MicroPython has no secrets, and the page never makes a SystemRng
 
         self._secrets = secrets
 

@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import tomllib
 import zipfile
 from pathlib import Path
@@ -116,12 +117,18 @@ def test_the_command_line_shows_its_usage(capsys):
     assert capsys.readouterr().err.startswith("usage: ")
 
 
-def test_the_docs_count_the_manifest_as_it_is():
+def test_the_docs_compute_their_figures_of_the_manifest():
+    """The docs never keep the manifest's count, the lab's download or the lab's file count by hand: a marker that the
+    docs build replaces with the computed figure (scripts/docs_hooks.py)."""
+    import docs_hooks
+
     root = Path(__file__).resolve().parents[2]
     files = site_manifest.manifest(root)
     size = sum(entry["size"] for entry in files.values()) / 2**20
-    readme = " ".join((root / "docs" / "explanation" / "accessibility.md").read_text(encoding="utf-8").split())
-    assert f"manifest lists {len(files)} files, {size:.1f} MiB" in readme
+    assert docs_hooks.manifest_figure() == f"{len(files)} files, {size:.1f} MiB"
+    text = "\n".join(page.read_text(encoding="utf-8") for page in (root / "docs").rglob("*.md"))
+    assert "manifest lists <!-- figure: manifest -->" in text and text.count("<!-- figure: lab-download -->") >= 5
+    assert not re.search(r"\b1[34] MB\b", text)  # a hand-rounded lab download ("13 MB") would go stale
 
 
 # --- lab.toml and lab.zip: the lab's worker loads pyscript.toml's [files] in one archive -------------------------

@@ -41,8 +41,10 @@ from .summary import summarize
 
 MEASURED_RIFFLE_TRIALS = 10_000  # per k, for decks of at most 5 cards
 MAX_RUN_MILLISECONDS = 1000
-# measured when the riffle-physical matrix took 66 s in Pyodide and 15 s in CPython 3.11 here (52 cards);
-# with integer rows it is nearer 1.6x (about 2.2 s against 1.4 s), so the factor errs towards asking first
+# how much slower Pyodide is than CPython, for a matrix's estimate before anything was timed in the worker. Measured
+# as 4.4 on the riffle-physical matrix's old chain (66 s against 15 s at 52 cards); its integer rows now run about 1.6x
+# slower (2.2 s against 1.4 s, docs/physical.json). Kept at 4.4 on purpose: it errs towards asking first on a slower
+# device, and the first steps' timing replaces it (CALIBRATION_SECONDS). The docs' "from N cards" is pinned by a test.
 PYODIDE_SLOWDOWN = 4.4
 ASK_FIRST_SECONDS = 2.0  # a longer exact matrix waits for the user to ask: the worker can't tally meanwhile
 # a slow matrix's first steps, timed when it is offered: its estimate is this machine's pace, not a constant

@@ -155,7 +155,7 @@ def test_with_nothing_said_of_the_fetch_the_start_says_what_it_waits_for_after_a
     text, share = start_progress(fetched, 0.0)
     assert (text, share) == ("Starting the worker (Pyodide, a few seconds)…", None)
     text, share = start_progress(fetched, SLOW_START_SECONDS)
-    assert share is None and text.startswith("Still starting: the worker downloads Pyodide (about 13 MB")
+    assert share is None and text.startswith("Still starting: the worker downloads Pyodide (about 14 MB")
 
 
 def test_a_runtime_kept_from_an_earlier_visit_is_never_said_to_download():
@@ -167,3 +167,12 @@ def test_the_share_fetched_never_leaves_0_to_1():
     for loaded in range(0, 20_000_001, 1_000_000):
         _, share = start_progress((loaded, 13_520_000), 1.0)
         assert 0 <= share <= 1
+
+
+def test_the_lab_download_the_page_states_is_the_manifests():
+    """The page's "about 14 MB" is Pyodide's files as the service worker's manifest counts them, rounded."""
+    import docs_hooks  # scripts/: the figure the docs compute (imported here: it builds the docs' generated parts)
+    from page import lab_model
+
+    assert docs_hooks.lab_download_figure() == "%.1f MB" % (docs_hooks.lab_download_bytes() / 1e6)
+    assert round(docs_hooks.lab_download_bytes() / 1e6) == lab_model.LAB_DOWNLOAD_MB
