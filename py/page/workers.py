@@ -245,16 +245,10 @@ class Sandbox:
         """Make sure a sandbox that may run ``code`` is up, calling ``progress(text)`` while it starts; raise with the
         reason if it cannot start. Another code's sandbox is ended, and the spare (or a new one) takes its place."""
         if not self.fits(code):
-            if self.previous is not None:  # a Run that never settled (it was interrupted): its old sandbox ends
-                self.previous[0].stop("the sandbox was stopped")
-                self.previous = None
-            if self.ready and self.code is not None:
-                self.previous = (self.api, self.code)  # paused, untouched: it stays if the new code cannot run
-            else:
-                self.stop()
-            self.api = self.spare if self.spare is not None else (await self.module()).create()
-            self.spare = None
-            self.code = None
+            module = await self.module()
+            # from here to api.start() nothing waits: two starts at once (the box opened, and Run) may both have waited
+            # for sandbox.mjs, in either order, so the one that sees it second takes the sandbox the first set up
+            self.replace_unless_fits(code, module)
         api = self.api
         if code is not None:
             self.code = code  # before it runs: code that fails half way may still have changed the sandbox
@@ -272,6 +266,22 @@ class Sandbox:
                 raise RuntimeError("the sandbox took over %d s to start" % START_LIMIT_SECONDS)
         if str(api.state.phase) != "ready":
             raise RuntimeError("the sandbox could not start (%s)" % sandbox_says(api.state.error))
+
+    def replace_unless_fits(self, code, module) -> None:
+        """Unless the sandbox in use may run ``code``, end another code's sandbox (or keep it aside until the new code
+        compiles) and take the spare, or a new sandbox from ``module``, in its place. Never waits."""
+        if self.fits(code):
+            return
+        if self.previous is not None:  # a Run that never settled (it was interrupted): its old sandbox ends
+            self.previous[0].stop("the sandbox was stopped")
+            self.previous = None
+        if self.ready and self.code is not None:
+            self.previous = (self.api, self.code)  # paused, untouched: it stays if the new code cannot run
+        else:
+            self.stop()
+        self.api = self.spare if self.spare is not None else module.create()
+        self.spare = None
+        self.code = None
 
     def settle(self, compiled: bool) -> None:
         """End a Run's move to a fresh sandbox: once the new code ``compiled`` there, the sandbox it replaces ends;

@@ -215,3 +215,50 @@ def test_a_spare_starts_once_the_box_holds_other_code_and_the_next_run_takes_it(
     assert len(made) == 2 and made[1].state.phase == "ready"  # one spare, started ahead
     run(client, "A edited again")
     assert len(made) == 2 and client.api is made[1] and made[0].state.phase == "idle"
+
+
+def test_opening_the_box_and_run_at_once_share_one_sandbox_whichever_sees_sandbox_mjs_first(sandboxes, monkeypatch):
+    """Opening the box starts a sandbox (no code) and Run, pressed at once, starts one for its code; both wait for
+    sandbox.mjs to load. Whichever of them sees it first, Run compiles in the sandbox that is up, and no sandbox is left
+    running unowned (a loaded fresh clone found Run's compile sent to a sandbox still starting: "not running")."""
+    client, made = sandboxes
+    workers = sys.modules["page.workers"]
+    asked = []
+
+    async def module_in_order():
+        """sandbox.mjs as a busy machine may show it: the box's start, which asked first, sees it after Run's."""
+        asked.append(len(asked))
+        if len(asked) == 1:
+            while len(asked) < 2:
+                await asyncio.sleep(0)
+            await asyncio.sleep(0.002)
+        return workers.sandbox_module()
+
+    monkeypatch.setattr(client, "module", module_in_order)
+    monkeypatch.setattr(workers, "PROGRESS_SECONDS", 0.001)
+
+    class SlowStart(FakeSandbox):
+        async def start(self):
+            self.state.phase = "starting"
+            await asyncio.sleep(0.005)
+            self.state.phase = "ready"
+
+        async def call(self, method, args_json):
+            if self.state.phase != "ready":  # as sandbox.mjs's call() rejects
+                raise RuntimeError("the sandbox is not running")
+            return await super().call(method, args_json)
+
+    monkeypatch.setattr(sys.modules["js"].globalThis.shufflelabSandbox, "create",
+                        lambda: made.append(SlowStart()) or made[-1])
+
+    async def both():
+        opened = asyncio.ensure_future(client.start(lambda text: None))  # the box opened
+        await asyncio.sleep(0)
+        await client.start(lambda text: None, "A")  # Run at once
+        answer = await client.ask("compile", "A")
+        client.settle(True)
+        await opened
+        return answer
+
+    assert asyncio.run(both()) == '{"ok": true, "data": {}}'
+    assert len(made) == 1 and client.api is made[0] and made[0].asked == ["compile"]
