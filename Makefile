@@ -3,6 +3,7 @@
 #   make serve   serve the site at http://localhost:8000/ (PORT=... for another port)
 #   make test    setup, then every test (unit, MicroPython, golden, e2e in Chromium): what CI runs
 #   make check   the fast loop, no browser (under a minute): ruff, unit tests, the core under MicroPython
+#   make smoke   one end-to-end test a tab in Chromium (deal, seal, lab, your own shuffle, Play): about a minute
 #   make check-clock  the same tests on a clock 10x slower and 10x faster: none may decide by the clock
 #   make site    assemble the deployable site into _site/, the docs site in _site/docs/ (what GitHub Pages serves)
 #   make bench   performance figures, printed side by side (scripts/bench.py; BENCH_ARGS=--quick)
@@ -20,7 +21,7 @@ PIP_STAMP := $(VENV)/.installed-test-deps
 NPM_STAMP := node_modules/.installed-from-lock
 VENDOR_STAMP := static/vendor/.copied
 
-.PHONY: help setup setup-web chromium serve docs test check check-clock bench site clean
+.PHONY: help setup setup-web chromium serve docs test check smoke check-clock bench site clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -77,6 +78,11 @@ test: setup docs
 check: setup-web
 	$(PY) -m ruff check py tests scripts
 	$(PY) -m pytest -q --ignore=tests/e2e -m "not slow" -n 2  # both cores: under a minute
+
+# The smoke tier: one browser test a tab, two browsers at once. A quick look that the page still works end to end;
+# make test runs these again with the rest.
+smoke: setup
+	$(PY) -m pytest tests/e2e -m smoke -n 2 --dist loadfile -q
 
 # The suite without a browser on a clock 10x slower and 10x faster than the machine's (tests/plugins/clock_scale.py):
 # a test that passes on one and fails on the other decides something by the clock. Not part of make test (2 x 70 s).

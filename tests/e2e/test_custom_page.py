@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import pytest
 from e2e_pages import LAB_IDLE, STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, settled, url_params, wait_until_lab_idle
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -94,6 +95,7 @@ def wait_for_error(page) -> str:
     return custom_status(page)[1]
 
 
+@pytest.mark.smoke  # the smoke tier: one test a tab (make smoke)
 def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site_url, visit):
     with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: fisher-yates") as opened:
         page = opened.page

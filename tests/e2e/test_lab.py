@@ -298,6 +298,7 @@ def test_the_worker_starts_without_asking_for_the_dom(lab):
     assert warnings == []
 
 
+@pytest.mark.smoke  # the smoke tier: one test a tab (make smoke)
 def test_tally_grows_while_running_and_stops_when_paused(lab):
     page = lab.page
     choose_algorithm(page, "fisher-yates")

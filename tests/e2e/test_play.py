@@ -57,6 +57,7 @@ def profile(request, browser):
     context.close()
 
 
+@pytest.mark.smoke  # the smoke tier: one test a tab (make smoke)
 def test_play_the_game_and_test_a_real_deck(profile, site_url, visit):
     name, context, settings = profile
     mobile = settings.get("is_mobile", False)

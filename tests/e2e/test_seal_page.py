@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
+import pytest
 from e2e_pages import STEP_TIMEOUT_MS, assert_shows, cli_for_url, notice_texts, open_in, run_cli, url_params
 
 from shufflelab import seal
@@ -26,6 +27,7 @@ def result(page) -> tuple[str, str]:
     return page.get_attribute("#seal-result", "data-verdict"), page.text_content("#seal-result")
 
 
+@pytest.mark.smoke  # the smoke tier: one test a tab (make smoke)
 def test_the_page_seals_and_checks_as_the_library_does(browser, site_url, visit):
     context = browser.new_context()
     try:

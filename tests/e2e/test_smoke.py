@@ -59,6 +59,7 @@ def run_micropython(page, code: str, timeout_ms: int = 30_000) -> str:
     return result
 
 
+@pytest.mark.smoke  # the smoke tier: one test a tab (make smoke)
 def test_page_becomes_ready_with_controls_enabled(ready):
     page = ready.page
     assert ready.ready_seconds is not None
