@@ -220,27 +220,40 @@ def test_a_spare_starts_once_the_box_holds_other_code_and_the_next_run_takes_it(
 def test_opening_the_box_and_run_at_once_share_one_sandbox_whichever_sees_sandbox_mjs_first(sandboxes, monkeypatch):
     """Opening the box starts a sandbox (no code) and Run, pressed at once, starts one for its code; both wait for
     sandbox.mjs to load. Whichever of them sees it first, Run compiles in the sandbox that is up, and no sandbox is left
-    running unowned (a loaded fresh clone found Run's compile sent to a sandbox still starting: "not running")."""
+    running unowned (a loaded fresh clone found Run's compile sent to a sandbox still starting: "not running").
+    The order is set by events, not by time: the same on a quiet machine and a loaded one."""
     client, made = sandboxes
     workers = sys.modules["page.workers"]
     asked = []
+    run_saw_it = asyncio.Event()
 
     async def module_in_order():
         """sandbox.mjs as a busy machine may show it: the box's start, which asked first, sees it after Run's."""
         asked.append(len(asked))
         if len(asked) == 1:
-            while len(asked) < 2:
-                await asyncio.sleep(0)
-            await asyncio.sleep(0.002)
+            await run_saw_it.wait()
+        else:
+            run_saw_it.set()  # the box's start wakes only once Run's has gone on to wait for its sandbox
         return workers.sandbox_module()
 
     monkeypatch.setattr(client, "module", module_in_order)
-    monkeypatch.setattr(workers, "PROGRESS_SECONDS", 0.001)
+    monkeypatch.setattr(workers, "PROGRESS_SECONDS", 0)
 
     class SlowStart(FakeSandbox):
-        async def start(self):
+        """A sandbox whose start takes a few turns of the loop, shared by whoever asks, as sandbox.mjs's start()."""
+
+        starting = None
+
+        def start(self):
+            if self.starting is None:
+                self.state.phase = "fetching"  # at once, as a JavaScript async function runs up to its first await
+                self.starting = asyncio.ensure_future(self.boot())
+            return self.starting
+
+        async def boot(self):
             self.state.phase = "starting"
-            await asyncio.sleep(0.005)
+            for _ in range(3):
+                await asyncio.sleep(0)
             self.state.phase = "ready"
 
         async def call(self, method, args_json):
