@@ -37,7 +37,7 @@ from .link import (
     MAX_TALLY_SEED_LENGTH,
     DealSpec,
     outcome_data,
-    play,
+    outcome_of,
     quoted,
     read_link,
     text_problem,
@@ -218,7 +218,7 @@ def run_algorithms(args: argparse.Namespace) -> int:
 def run_shuffle(args: argparse.Namespace) -> int:
     """Shuffle the deck and print its order."""
     spec = deal_from_args(args, players=1, cards_each=0, style=DEFAULT_STYLE)
-    data = outcome_data(spec, play(spec))
+    data = outcome_data(spec, outcome_of(spec))
     for key in ("players", "cards_each", "style", "hands", "hand_labels", "stock"):
         del data[key]
     if args.json:
@@ -238,7 +238,7 @@ def add_deal_command_options(parser: argparse.ArgumentParser) -> None:
 def run_deal(args: argparse.Namespace) -> int:
     """Shuffle, deal, and print the hands and the stock."""
     spec = deal_from_args(args, args.players, args.cards_each, args.style)
-    data = outcome_data(spec, play(spec))
+    data = outcome_data(spec, outcome_of(spec))
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
         return 0

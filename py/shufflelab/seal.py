@@ -13,7 +13,7 @@ key (``mixed_key``) so that the dealer, already bound to their seed, cannot pick
 suits them. It is deliberately not part of the commitment: it does not exist yet when the
 commitment is made, and if it did, the dealer could try seeds against it before committing.
 The commitment records only whether one will be mixed in. Without a player seed a sealed
-deal is exactly the plain v1 deal of its seed (``link.play``), so no link changes.
+deal is exactly the plain v1 deal of its seed (``link.outcome_of``), so no link changes.
 
 docs/reference/seal-v1.md specifies the format byte for byte.
 
@@ -36,7 +36,7 @@ from .link import (
     Outcome,
     View,
     commitment_text,
-    play,
+    outcome_of,
     quoted,
     text_problem,
 )
@@ -154,10 +154,10 @@ def mixed_key(dealer_seed: str, player_seed: str) -> bytes:
 
 
 def play_sealed(spec: DealSpec, player_seed=None) -> Outcome:
-    """Shuffle and deal a sealed deal: ``link.play`` of the deal with ``player_seed`` mixed in (if given)."""
+    """Shuffle and deal a sealed deal: ``link.outcome_of`` of the deal with ``player_seed`` mixed in (if given)."""
     if player_seed is not None:
         spec = spec.replace(player_seed=check_player_seed(player_seed))
-    return play(spec)
+    return outcome_of(spec)
 
 
 # --- the two links: public before the game, reveal after it ---------------------------------------
@@ -201,7 +201,7 @@ def verify(commitment_hex: str, spec: DealSpec, player_seed=None) -> Outcome:
     got = commitment(spec)
     if got != wanted:
         raise SealMismatch("the revealed deal seals to %s, not to the commitment %s" % (got, wanted))
-    return play(spec)
+    return outcome_of(spec)
 
 
 def seal_seed_problem(seed: str):

@@ -12,7 +12,7 @@ import pytest
 
 from shufflelab import catalog, exact
 from shufflelab.cli import main, shown_fraction
-from shufflelab.link import play, read_link
+from shufflelab.link import outcome_of, read_link
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -30,7 +30,7 @@ def test_shuffle_json_holds_the_contract_and_round_trips(capsys):
     assert data["stream"] == 1 and data["algo"] == "riffle-gsr" and data["params"] == {"passes": 3}
     assert data["seed"] == "草 seed" and sorted(data["order"]) == list(range(52))
     link, notices = read_link(data["query"])
-    assert notices == [] and play(link.deal).order == data["order"]
+    assert notices == [] and outcome_of(link.deal).order == data["order"]
     assert data["labels"][0] == link.deal.deck.card(data["order"][0]).label
 
 
@@ -40,7 +40,7 @@ def test_deal_json_matches_the_page_link(capsys):
     data = json.loads(out)
     assert status == 0
     link, notices = read_link(data["query"])
-    outcome = play(link.deal)
+    outcome = outcome_of(link.deal)
     assert notices == []
     assert (outcome.deal.hands, outcome.deal.stock) == (data["hands"], data["stock"])
     assert len(data["order"]) == 106 and [len(h) for h in data["hands"]] == [7, 7, 7]
@@ -60,7 +60,7 @@ def test_query_is_null_exactly_where_the_page_cannot_show_the_deal(capsys, argv,
     assert status == 0
     if page_can_show:
         link, notices = read_link(data["query"])
-        assert notices == [] and play(link.deal).order == data["order"]
+        assert notices == [] and outcome_of(link.deal).order == data["order"]
     else:
         assert data["query"] is None
 
