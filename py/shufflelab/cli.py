@@ -28,6 +28,7 @@ from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError
 from .exact import guessing
+from .lab.words import distance_sentence
 from .link import (
     DEFAULT_CARDS_EACH,
     DEFAULT_PLAYERS,
@@ -772,20 +773,12 @@ def _tally_header(data: dict) -> list[str]:
              f"Counted in {data['seconds']:.2f} s ({rate:,.0f} shuffles/s{workers})."]
     exact = data["exact"]
     if exact["distance"]:
-        lines.append(f"Exact distance to uniform (total variation): {_distance_text(*exact['distance'])}.")
+        lines.append(distance_sentence(exact["distance"]))  # the page's lab shows the same sentence
     if not exact["matrix"]:
         lines.append(f"No exact matrix: {exact['reason'].rstrip('.')}.")
     if exact["model"]:
         lines.append(f"Exact model: {exact['model']}.")
     return lines
-
-
-def _distance_text(value: float, fraction: str) -> str:
-    """Return an exact distance to uniform as the lab words it: a decimal, and the fraction when it is short."""
-    if fraction == "0/1":
-        return "0, every order equally likely"
-    shown = f"{value:.4f}" if value >= 1e-4 else f"{value:.2e}"
-    return f"{shown} ({fraction})" if len(fraction) <= 24 else shown  # a fraction too long to read helps nobody
 
 
 def _print_verdict(data: dict, header: list[str], as_json: bool) -> None:

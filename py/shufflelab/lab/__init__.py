@@ -1,5 +1,6 @@
-"""The bias lab: the worker's service, its protocol, the summary text and the heat-map colours.
+"""The bias lab: the worker's service, its protocol, the summary text, the heat-map colours, and the words
+the page and the command line share.
 
-This ``__init__`` imports nothing: ``protocol`` is part of the portable core that the
-page (MicroPython) imports, while the rest needs CPython or Pyodide.
+This ``__init__`` imports nothing: ``protocol`` and ``words`` are part of the portable core
+that the page (MicroPython) imports, while the rest needs CPython or Pyodide.
 """
