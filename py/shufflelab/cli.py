@@ -21,7 +21,6 @@ import json
 import shlex
 import sys
 from collections.abc import Callable, Sequence
-from urllib.parse import urlsplit
 
 from . import catalog, clock, custom, exact, riffles, seal, tally
 from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_NUMBERED_SIZE, MAX_PACKS, DeckSpec
@@ -40,7 +39,6 @@ from .link import (
     outcome_data,
     outcome_of,
     quoted,
-    read_link,
     text_problem,
 )
 from .rng import new_seed
@@ -385,25 +383,17 @@ def reveal_from_options(args: argparse.Namespace) -> tuple[str, DealSpec]:
 
 
 def reveal_from_link(args: argparse.Namespace) -> tuple[str, DealSpec]:
-    """Return (commitment, revealed deal) from a reveal link; a link the page would correct is refused, not corrected."""
+    """Return (commitment, revealed deal) from --link, and --commitment if given: both must name the same one."""
     given = [dest for dest, default in args.deal_defaults.items() if getattr(args, dest) != default]
     if given:
         raise UsageError("--link carries the whole deal; leave out --" + ", --".join(d.replace("_", "-") for d in given))
-    query = urlsplit(args.link.strip()).query
-    replaced = []
-    link, notices = read_link(query, lambda: replaced.append(True) or "placeholder, never checked")
-    if notices:
-        # the page's own notice: it quotes a value that is not UTF-8 as the URL wrote it ('ab%FF')
-        raise UsageError(f"the link cannot be checked as it is: {notices[0]}")
-    if replaced:  # no seed=, or an empty one: the page would deal a fresh seed, which proves nothing
-        raise UsageError(f"the link {quoted(args.link, 70)} carries no seed=; a reveal link has the revealed seed")
-    from_link = link.view.commitment
+    from_link, deal = seal.read_reveal_link(args.link)
     if args.commitment is None and not from_link:
         raise UsageError("the link carries no commit=; give the published commitment with --commitment")
     wanted = seal.check_commitment(args.commitment) if args.commitment is not None else from_link
     if from_link and wanted != from_link:
         raise UsageError(f"--commitment {wanted} is not the link's commit={from_link}")
-    return wanted, link.deal
+    return wanted, deal
 
 
 DEFAULT_TIME_LIMIT = 60.0  # seconds: the longest walk allowed, 1,000,000 paths of a user's swap-any, takes about 15 s here

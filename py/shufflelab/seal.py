@@ -38,8 +38,10 @@ from .link import (
     commitment_text,
     outcome_of,
     quoted,
+    read_link,
     text_problem,
 )
+from .urlquery import url_query
 
 SCHEME = "shufflelab-seal-v1"
 FRESH_SEED_LENGTH = 43  # characters of a fresh 256-bit seed (rng.new_seed)
@@ -202,6 +204,24 @@ def verify(commitment_hex: str, spec: DealSpec, player_seed=None) -> Outcome:
     if got != wanted:
         raise SealMismatch("the revealed deal seals to %s, not to the commitment %s" % (got, wanted))
     return outcome_of(spec)
+
+
+def read_reveal_link(url: str):
+    """Return (the link's commitment, "" if it has none; the revealed deal) from a reveal link, or raise SealError.
+
+    A reveal link is the page's share link of the deal with its seed and ``commit=`` (and
+    ``pseed=``). A link the page would correct is refused, not corrected: the corrected deal
+    is not the one that was sealed. So is a link without a seed, for which the page would
+    deal a fresh one, which proves nothing.
+    """
+    replaced = []
+    link, notices = read_link(url_query(url.strip()), lambda: replaced.append(True) or "placeholder, never checked")
+    if notices:
+        # the page's own notice: it quotes a value that is not UTF-8 as the URL wrote it ('ab%FF')
+        raise SealError("the link cannot be checked as it is: %s" % notices[0])
+    if replaced:
+        raise SealError("the link %s carries no seed=; a reveal link has the revealed seed" % quoted(url, 70))
+    return link.view.commitment, link.deal
 
 
 def seal_seed_problem(seed: str):

@@ -33,6 +33,7 @@ from shufflelab.seal import (
     play_sealed,
     public_link,
     read_preimage,
+    read_reveal_link,
     reveal_link,
     seal_seed_problem,
     verify,
@@ -402,6 +403,17 @@ def test_the_reveal_link_reproduces_and_verifies_the_deal():
     back, notices = read_link(query)
     assert notices == [] and not back.seed_withheld and back.deal == spec
     assert verify(back.view.commitment, back.deal) == outcome_of(spec)
+    assert read_reveal_link(" https://example.org/lab/?" + query + "#top\n") == (commitment(spec), spec)
+
+
+@pytest.mark.parametrize("url, message", [
+    ("https://example.org/?algo=fisher-yates", "carries no seed=; a reveal link has the revealed seed"),
+    ("https://example.org/?seed=&pseed=p", "carries no seed="),  # the page would deal a fresh seed: it proves nothing
+    ("https://example.org/?seed=s&players=0", "the link cannot be checked as it is: Players '0' is outside 1 to 52"),
+])
+def test_a_reveal_link_the_page_would_correct_or_deal_afresh_is_refused(url, message):
+    with pytest.raises(SealError, match=re.escape(message)):
+        read_reveal_link(url)
 
 
 def test_a_link_is_sealed_by_a_commitment_or_a_player_seed_and_a_seedless_one_without_them_stays_a_fresh_deal():
