@@ -665,6 +665,7 @@ def tally_seed_from(text: str | None) -> tuple[str, bool]:
 def run_tally(args: argparse.Namespace) -> int:
     """Tally shuffles as the page's lab does for the same tally seed, and print its verdict; exit 0, 1 or 2 by it."""
     # imported here: the analysis is only needed by this command, and the others start faster without it
+    from .lab.counts import count_to
     from .lab.protocol import TallyConfig
     from .lab.report import verdict_data
     from .lab.service import Session
@@ -685,8 +686,10 @@ def run_tally(args: argparse.Namespace) -> int:
         if not args.no_exact:
             with limit():
                 session.finish_exact(set(), progress=lambda done: progress.show(f"exact matrix: {done:.0%}"))
+        workers = _processes(session.algo, args.workers)
         started = clock.now()
-        counts, fixed_points, workers = _tally_counts(session, args, seed, limit, progress)
+        show = _progress_line(session, args.shuffles, progress)
+        counts, fixed_points = count_to(session, args.shuffles, workers, TALLY_CHUNK_SECONDS, limit, show)
         seconds = clock.now() - started
         progress.clear()
         # while the user's shuffle is still registered: what the exact answers model asks the catalog
@@ -718,28 +721,27 @@ def _shuffle_to_tally(args: argparse.Namespace):
         raise UsageError(f"{args.file}: {error}") from None
 
 
-def _tally_counts(session, args: argparse.Namespace, seed: str, limit, progress: Progress) -> tuple[list, list, int]:
-    """Return (counts, fixed points, processes used) of ``--shuffles`` shuffles of the session's tally stream."""
-    from .tally.parallel import can_split, split_counts
+def _processes(algo: str, workers: int) -> int:
+    """Return the processes the tally runs in: --workers, or 1, said on stderr, when splitting would change its counts."""
+    from .lab.counts import processes_for  # imported here: only tally needs it, as in run_tally
 
-    total, started = args.shuffles, clock.now()
+    processes = processes_for(algo, workers)
+    if processes < workers:
+        print(f"{PROG}: note: {algo} decides what to draw from what it drew, so its tally cannot be split "
+              "without changing its counts; it runs in one process", file=sys.stderr)
+    return processes
+
+
+def _progress_line(session, total: int, progress: Progress):
+    """Return what ``count_to`` calls after each chunk: it redraws the progress line, with the verdict so far."""
+    started = clock.now()
 
     def show(done: int, counts, fixed_points) -> None:
         rate = done / max(clock.now() - started, 1e-9)
-        level = session.summary(counts, fixed_points)["verdict"] if progress.shown else ""
+        level = session.summary(counts, fixed_points)["verdict"] if progress.shown else ""  # only when it is drawn
         progress.show(f"{done:,} of {total:,} shuffles ({done / total:.0%}), {rate:,.0f}/s, verdict so far: {level}")
 
-    if args.workers > 1 and can_split(session.algo):
-        counts, fixed_points = split_counts(session.algo, session.n, session.params, seed, total, args.workers, show)
-        return counts, fixed_points, args.workers
-    if args.workers > 1:
-        print(f"{PROG}: note: {session.algo} decides what to draw from what it drew, so its tally cannot be split "
-              "without changing its counts; it runs in one process", file=sys.stderr)
-    while session.tally.trials < total:
-        with limit():
-            session.run_for(TALLY_CHUNK_SECONDS, up_to=total)
-        show(session.tally.trials, session.tally.counts, session.tally.fixed_points)
-    return session.tally.counts, session.tally.fixed_points, 1
+    return show
 
 
 def _exact_data(session, skipped: bool) -> dict:
