@@ -411,8 +411,8 @@ def add_exact_options(parser: argparse.ArgumentParser) -> None:
     """Options of ``exact``: algorithm or a file of your own, its parameters, deck size and output format."""
     add_algorithm_or_file_options(parser)
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                        help=f"with --file, stop code still running after this long; 0 for no limit "
-                             f"(default {DEFAULT_TIME_LIMIT:g})")
+                        help=f"with --file, stop code still running after this long in one step (its top level, the "
+                             f"walk of every path); 0 for no limit (default {DEFAULT_TIME_LIMIT:g})")
     parser.add_argument("--cards", type=int, required=True, metavar="N",
                         help=f"deck size, 0-{exact.MAX_EXACT_CARDS} (every order is listed)")
     parser.add_argument("--json", action="store_true", help="print JSON (probabilities as 'p/q' strings)")
@@ -422,10 +422,8 @@ def run_exact(args: argparse.Namespace) -> int:
     """Print every order's exact probability and the distance to uniform."""
     if not 0 <= args.cards <= exact.MAX_EXACT_CARDS:
         raise UsageError(f"exact lists every order, so --cards must be 0 to {exact.MAX_EXACT_CARDS}, not {args.cards}")
-    if args.file is None:
-        report = exact.exact_report(catalog.get(args.algo).id, args.cards, given_params(args))
-    else:
-        report = _exact_report_of_file(args)
+    with shuffle_to_run(args) as (algo, limit), limit():
+        report = exact.exact_report(algo, args.cards, given_params(args))
     if args.json:
         print(json.dumps(report))
         return 0
@@ -454,24 +452,38 @@ def shown_fraction(text: str, gap: str = "  ") -> str:
     return f"{value:.6g}{gap}(a fraction of {len(numerator):,} / {len(denominator):,} digits, in full with --json)"
 
 
-def _exact_report_of_file(args: argparse.Namespace) -> dict:
-    """Return ``exact_report`` of the shuffle in ``--file``; its errors are one line naming the file."""
-    if not args.time_limit >= 0:  # also refuses nan
-        raise UsageError(f"--time-limit must be 0 (no limit) or more seconds, not {args.time_limit:g}")
-    path = args.file
-    source = _read_source(path)
+@contextlib.contextmanager
+def shuffle_to_run(args: argparse.Namespace):
+    """Yield (algorithm id, a time limit for each step of the user's code): the built-in ``--algo``, or the shuffle in
+    ``--file`` registered for the block and unregistered after it, its errors one line naming the file, its prints on
+    stderr (so that --json stays JSON)."""
+    if args.file is None:
+        yield catalog.get(args.algo).id, contextlib.nullcontext
+        return
+    check_time_limit(args.time_limit)
+    source = _read_source(args.file)
+
+    def limit():
+        return custom.time_limit(args.time_limit)
+
     try:
-        # the code's print() goes to stderr, so that --json output stays JSON
-        with custom.time_limit(args.time_limit), contextlib.redirect_stdout(sys.stderr):
-            entry = custom.register_custom(source, path)
+        with contextlib.redirect_stdout(sys.stderr):
+            with limit():  # its top level runs here: a loop there must not hang the command
+                entry = custom.register_custom(source, args.file)
             try:
-                return exact.exact_report(entry.id, args.cards, given_params(args))
+                yield entry.id, limit
             finally:
                 catalog.unregister(entry.id)
     except custom.TimeLimitExceeded as error:
-        raise UsageError(f"{path}: {error}; --time-limit SECONDS gives it longer") from None
+        raise UsageError(f"{args.file}: {error}; --time-limit SECONDS gives it longer") from None
     except ShuffleLabError as error:  # the code's own mistakes, and what the walk refuses
-        raise UsageError(f"{path}: {error}") from None
+        raise UsageError(f"{args.file}: {error}") from None
+
+
+def check_time_limit(seconds: float) -> None:
+    """Raise UsageError unless ``seconds`` is a time limit: 0 (none) or more."""
+    if not seconds >= 0:  # also refuses nan
+        raise UsageError(f"--time-limit must be 0 (no limit) or more seconds, not {seconds:g}")
 
 
 def _read_source(path: str) -> str:
@@ -646,8 +658,8 @@ def add_tally_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-exact", action="store_true",
                         help="skip the exact card × position matrix (its figures are left out; the verdict is the same)")
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                        help=f"with --file, stop code still running after this long in one step (a batch of shuffles, "
-                             f"the exact walk); 0 for no limit (default {DEFAULT_TIME_LIMIT:g})")
+                        help=f"with --file, stop code still running after this long in one step (its top level, a batch "
+                             f"of shuffles, the exact walk); 0 for no limit (default {DEFAULT_TIME_LIMIT:g})")
     parser.add_argument("--json", action="store_true", help="print JSON: the counts, the verdict, its figures")
 
 
@@ -674,13 +686,12 @@ def run_tally(args: argparse.Namespace) -> int:
         raise UsageError(f"--shuffles must be 1 to {MAX_SHUFFLES:,}, not {args.shuffles}")
     if not 1 <= args.workers <= MAX_WORKERS:
         raise UsageError(f"--workers must be 1 to {MAX_WORKERS}, not {args.workers}")
-    if not args.time_limit >= 0:  # also refuses nan
-        raise UsageError(f"--time-limit must be 0 (no limit) or more seconds, not {args.time_limit:g}")
+    check_time_limit(args.time_limit)
     seed, fresh = tally_seed_from(args.seed)
     if not tally.MIN_CARDS <= args.cards <= tally.MAX_CARDS:
         raise UsageError(f"--cards must be {tally.MIN_CARDS} to {tally.MAX_CARDS}, not {args.cards}")
     progress = Progress()
-    with _shuffle_to_tally(args) as (algo, limit):
+    with shuffle_to_run(args) as (algo, limit):
         config = TallyConfig(algo, sorted(given_params(args).items()), args.cards, seed, None)
         session = Session(config, in_process=True)  # the page's session: its tally, and its exact answers
         if not args.no_exact:
@@ -698,27 +709,6 @@ def run_tally(args: argparse.Namespace) -> int:
                 "exact": _exact_data(session, args.no_exact), "workers": workers, "seconds": round(seconds, 3)}
     _print_verdict(data, _tally_header(data), args.json)
     return _verdict_status(data, f"run at least {data['minimum_shuffles']:,} shuffles (--shuffles)")
-
-
-@contextlib.contextmanager
-def _shuffle_to_tally(args: argparse.Namespace):
-    """Yield (algorithm id, a time limit for the user's code): the built-in, or the user's file registered as a
-    shuffle (unregistered afterwards, its errors one line naming the file and its prints on stderr)."""
-    if args.file is None:
-        yield catalog.get(args.algo).id, contextlib.nullcontext
-        return
-    source = _read_source(args.file)
-    try:
-        with contextlib.redirect_stdout(sys.stderr):  # the code's print() goes to stderr: --json stays JSON
-            entry = custom.register_custom(source, args.file)
-            try:
-                yield entry.id, lambda: custom.time_limit(args.time_limit)
-            finally:
-                catalog.unregister(entry.id)
-    except custom.TimeLimitExceeded as error:
-        raise UsageError(f"{args.file}: {error}; --time-limit SECONDS gives it longer") from None
-    except ShuffleLabError as error:  # the code's own mistakes
-        raise UsageError(f"{args.file}: {error}") from None
 
 
 def _processes(algo: str, workers: int) -> int:

@@ -182,6 +182,8 @@ def test_bad_input_is_one_line_naming_the_value_and_exit_2(capsys, argv, message
     ("def shuffle(cards, rng)\n", 'line 1: "def shuffle(cards, rng)"'),
     ("def shuffle(cards, rng):\n    return cards[:-1]\n", "returned 4 cards for a deck of 5"),
     ("def shuffle(cards, rng):\n    while True:\n        pass\n", "still running after 0.5 s"),
+    # its top level runs under the limit too: tally used to run it with none, and hung
+    ("while True:\n    pass\n", "still running after 0.5 s"),
 ])
 def test_a_users_shuffle_that_fails_is_one_line_naming_the_file(capsys, tmp_path, source, message,
                                                                 only_built_ins_afterwards):
