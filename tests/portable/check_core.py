@@ -213,6 +213,9 @@ def _sealed(api, case):
         problems.append("the reveal link %s reads back as %r with %r" % (_short(query), back, notices))
     elif link.outcome_of(back.deal) != outcome:
         problems.append("the reveal link deals other cards than verify")
+    url = " https://example.org/shuffle-lab/?" + query + "#top\n"  # as pasted: the whole address, a fragment
+    if seal.read_reveal_link(url) != (case["commitment"], revealed):
+        problems.append("read_reveal_link reads %s as %r" % (_short(url), seal.read_reveal_link(url)))
     try:
         seal.verify(case["commitment"], spec, None if mixed else "a player seed")
         problems.append("verify accepted the deal with the player seed flipped")
