@@ -9,7 +9,7 @@ from pyscript.ffi import create_proxy
 from shufflelab import seal
 from shufflelab.deal import DealError
 from shufflelab.errors import sentence_start
-from shufflelab.link import commitment_text, play_steps, read_link, read_values
+from shufflelab.link import commitment_text, outcome_steps, read_link, read_values
 from shufflelab.rng import new_seed
 
 from . import deal_view
@@ -84,7 +84,7 @@ class Page:
             deal_view.show_dealing(False)
             self.dealt(link, None)
             return
-        steps = play_steps(link.deal)
+        steps = outcome_steps(link.deal)
         outcome = step_for(steps, DEAL_SLICE_MS)
         self.busy = outcome is None
         deal_view.show_dealing(self.busy)
@@ -137,7 +137,7 @@ SAME_GESTURE_MS = 400
 
 
 def step_for(steps, budget_ms: float):
-    """Step a deal (``play_steps``) for up to ``budget_ms``; return its Outcome, or None if it is not done."""
+    """Step a deal (``outcome_steps``) for up to ``budget_ms``; return its Outcome, or None if it is not done."""
     end = js.performance.now() + budget_ms
     for step in steps:
         if step is not None or js.performance.now() >= end:

@@ -11,6 +11,7 @@ from shufflelab import catalog
 from shufflelab.cards import standard_deck
 from shufflelab.catalog import CUSTOM_ID
 from shufflelab.lab.protocol import TallyConfig
+from shufflelab.lab.words import distance_sentence
 
 CATCH_UP_CHUNKS = 10  # after Pause, at most this many chunks (2 s) for the side behind to reach the other's count
 DISTANCE_NOTE_CARDS = 7  # on a deck this small, say why an exact distance is missing (on a big one it is plain)
@@ -234,12 +235,7 @@ def model_text(status) -> str:
 def distance_text(status, config) -> str:
     """Return ' Exact distance to uniform: …' for a small deck (or why there is none), else ''."""
     if status.distance:
-        value, fraction = status.distance
-        if fraction == "0/1":
-            return " Exact distance to uniform (total variation): 0, every order equally likely."
-        shown = "%.4f" % value if value >= 1e-4 else "%.2e" % value
-        exact = " (%s)" % fraction if len(fraction) <= 24 else ""  # a fraction too long to read helps nobody
-        return " Exact distance to uniform (total variation): %s%s." % (shown, exact)
+        return " " + distance_sentence(status.distance)  # the command line's tally prints the same sentence
     if status.distance_reason and config is not None and config.n <= DISTANCE_NOTE_CARDS:
         return " No exact distance to uniform: %s." % status.distance_reason.rstrip(".")
     return ""

@@ -3,7 +3,7 @@
 Two kinds of module live here:
 
 * **The portable core** (``errors``, ``cards``, ``rng``, ``algorithms``, ``catalog``,
-  ``deal``, ``urlquery``, ``link``, ``seal``, ``lab.protocol``) runs unchanged on CPython ≥ 3.11,
+  ``deal``, ``urlquery``, ``link``, ``seal``, ``lab.protocol``, ``lab.words``) runs unchanged on CPython ≥ 3.11,
   Pyodide and MicroPython, and gives the same cards on each: the page's main thread runs
   it on MicroPython (0.5 MB, so a shared link deals in about a second), the CLI on
   CPython. So it uses only what all three have: plain classes instead of dataclasses, no

@@ -14,7 +14,7 @@ A link holds two things, kept apart:
 ``FIELDS`` describes every URL parameter and form control once. ``read_link`` never
 raises: a missing, unknown, malformed or out-of-range value falls back to its default
 with one ``Notice`` naming it. ``Link.to_query`` writes what ``read_link`` reads back.
-``play`` turns a deal into cards: the CLI and the page both call it, which is why they
+``outcome_of`` turns a deal into cards: the CLI and the page both call it, which is why they
 agree card for card.
 
 Portable core: runs unchanged on CPython, Pyodide and MicroPython.
@@ -550,7 +550,7 @@ def _unknown_notice(keys: list) -> Notice:
     return Notice("", "Ignored %d unknown %s: %s%s" % (len(keys), noun, shown, more))
 
 
-# --- playing a deal -----------------------------------------------------------------------------
+# --- a deal's outcome -------------------------------------------------------------------------
 
 
 class Outcome:
@@ -566,13 +566,13 @@ class Outcome:
         return isinstance(other, Outcome) and (self.order, self.deal) == (other.order, other.deal)
 
 
-def play(spec: DealSpec) -> Outcome:
+def outcome_of(spec: DealSpec) -> Outcome:
     """Shuffle the deal's deck with its seeded stream (the player seed mixed in, if any), then deal from the top."""
-    return last_step(play_steps(spec))
+    return last_step(outcome_steps(spec))
 
 
-def play_steps(spec: DealSpec):
-    """Yield None at each pause of a long shuffle, then the Outcome ``play`` returns (the page steps through it)."""
+def outcome_steps(spec: DealSpec):
+    """Yield None at each pause of a long shuffle, then the Outcome ``outcome_of`` returns (the page steps through it)."""
     rng = stream(spec.seed, spec.version, spec.player_seed)
     for order in spec.algorithm.shuffle_steps(spec.deck.ids(), rng, dict(spec.params)):
         if order is None:

@@ -13,7 +13,7 @@ key (``mixed_key``) so that the dealer, already bound to their seed, cannot pick
 suits them. It is deliberately not part of the commitment: it does not exist yet when the
 commitment is made, and if it did, the dealer could try seeds against it before committing.
 The commitment records only whether one will be mixed in. Without a player seed a sealed
-deal is exactly the plain v1 deal of its seed (``link.play``), so no link changes.
+deal is exactly the plain v1 deal of its seed (``link.outcome_of``), so no link changes.
 
 docs/reference/seal-v1.md specifies the format byte for byte.
 
@@ -36,10 +36,12 @@ from .link import (
     Outcome,
     View,
     commitment_text,
-    play,
+    outcome_of,
     quoted,
+    read_link,
     text_problem,
 )
+from .urlquery import url_query
 
 SCHEME = "shufflelab-seal-v1"
 FRESH_SEED_LENGTH = 43  # characters of a fresh 256-bit seed (rng.new_seed)
@@ -154,10 +156,10 @@ def mixed_key(dealer_seed: str, player_seed: str) -> bytes:
 
 
 def play_sealed(spec: DealSpec, player_seed=None) -> Outcome:
-    """Shuffle and deal a sealed deal: ``link.play`` of the deal with ``player_seed`` mixed in (if given)."""
+    """Shuffle and deal a sealed deal: ``link.outcome_of`` of the deal with ``player_seed`` mixed in (if given)."""
     if player_seed is not None:
         spec = spec.replace(player_seed=check_player_seed(player_seed))
-    return play(spec)
+    return outcome_of(spec)
 
 
 # --- the two links: public before the game, reveal after it ---------------------------------------
@@ -201,7 +203,25 @@ def verify(commitment_hex: str, spec: DealSpec, player_seed=None) -> Outcome:
     got = commitment(spec)
     if got != wanted:
         raise SealMismatch("the revealed deal seals to %s, not to the commitment %s" % (got, wanted))
-    return play(spec)
+    return outcome_of(spec)
+
+
+def read_reveal_link(url: str):
+    """Return (the link's commitment, "" if it has none; the revealed deal) from a reveal link, or raise SealError.
+
+    A reveal link is the page's share link of the deal with its seed and ``commit=`` (and
+    ``pseed=``). A link the page would correct is refused, not corrected: the corrected deal
+    is not the one that was sealed. So is a link without a seed, for which the page would
+    deal a fresh one, which proves nothing.
+    """
+    replaced = []
+    link, notices = read_link(url_query(url.strip()), lambda: replaced.append(True) or "placeholder, never checked")
+    if notices:
+        # the page's own notice: it quotes a value that is not UTF-8 as the URL wrote it ('ab%FF')
+        raise SealError("the link cannot be checked as it is: %s" % notices[0])
+    if replaced:
+        raise SealError("the link %s carries no seed=; a reveal link has the revealed seed" % quoted(url, 70))
+    return link.view.commitment, link.deal
 
 
 def seal_seed_problem(seed: str):

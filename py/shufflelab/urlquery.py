@@ -3,6 +3,7 @@
 ``parse_query`` splits ``a=1&b=x+y`` into pairs, percent-decodes them and decodes UTF-8
 strictly, on MicroPython too: a value that is not valid UTF-8 is reported as such, as it
 was written, never silently replaced.
+``url_query`` finds a whole URL's query, as ``urllib.parse.urlsplit`` does.
 ``encode_query`` writes pairs as ``urllib.parse.urlencode`` does (``quote_plus``), so a
 link written here reads back the same anywhere. Portable core (MicroPython has no
 ``urllib``); the tests compare both with ``urllib.parse``.
@@ -118,6 +119,19 @@ def utf8_or_none(raw):
 def shown_bytes(raw: bytes) -> str:
     """Return undecodable bytes as text for a message: ASCII kept, every other byte '\ufffd'."""
     return "".join(chr(b) if b < 128 else "\ufffd" for b in raw)
+
+
+def url_query(url: str) -> str:
+    """Return the query of ``url``, after its first '?' and before any '#', as ``urllib.parse.urlsplit(url).query``.
+
+    Like urlsplit, it drops tabs and line breaks anywhere in the URL first, as browsers do.
+    Unlike it, it never raises: urlsplit refuses a malformed host ('http://[x/?...'), whose
+    query is still plain to read.
+    """
+    for character in "\t\r\n":
+        url = url.replace(character, "")
+    url = url.split("#", 1)[0]
+    return url.split("?", 1)[1] if "?" in url else ""
 
 
 def parse_query(query: str) -> list:

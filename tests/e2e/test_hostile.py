@@ -52,7 +52,7 @@ from e2e_pages import FOLLOW_JS, WORKER_TIMEOUT_MS, cli_for_url, margin, open_in
 from shufflelab import seal
 from shufflelab.deal import DealError
 from shufflelab.errors import sentence_start
-from shufflelab.link import FIELD_BY_KEY, FIELDS, Link, play, quoted, read_link, read_values
+from shufflelab.link import FIELD_BY_KEY, FIELDS, Link, outcome_of, quoted, read_link, read_values
 from shufflelab.urlquery import Undecodable, parse_query
 
 # --- the table ------------------------------------------------------------------------------------
@@ -380,7 +380,7 @@ class Walk:
     def check_cards(self, step: str, snap: dict, link: Link) -> None:
         if snap["view"] != "deal":
             return
-        outcome = play(link.deal)
+        outcome = outcome_of(link.deal)
         if (snap["deck"], snap["hands"], snap["stock"]) != (outcome.order, outcome.deal.hands, outcome.deal.stock):
             self.problem(step, "the cards shown are not the ones CPython deals for the page's link")
 

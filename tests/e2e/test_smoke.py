@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
 
-from shufflelab.link import play, read_link  # noqa: E402  (the same portable core, in CPython)
+from shufflelab.link import outcome_of, read_link  # noqa: E402  (the same portable core, in CPython)
 from shufflelab.rng import StreamRng  # noqa: E402
 
 # The standard-library modules the page's portable core relies on in MicroPython.
@@ -109,19 +109,19 @@ def test_shufflelab_and_stdlib_import_in_the_browser(ready):
     result = run_micropython(
         ready.page,
         f"import sys, {imports}\n"
-        "from shufflelab.link import read_link, play\n"
+        "from shufflelab.link import read_link, outcome_of\n"
         "from shufflelab.rng import StreamRng\n"
         f"spec = read_link({DEAL_LINK!r}, lambda: 'unused')[0].deal\n"
         "rng = StreamRng('smoke')\n"
         "result = json.dumps([sys.implementation.name, list(hashlib.sha256(b'message').digest()),\n"
-        "                     [rng.below(52) for _ in range(8)], play(spec).order])\n",
+        "                     [rng.below(52) for _ in range(8)], outcome_of(spec).order])\n",
     )
     name, digest, draws, order = json.loads(result)
     assert name == "micropython"
     assert bytes(digest) == hashlib.sha256(b"message").digest()
     rng = StreamRng("smoke")
     assert draws == [rng.below(52) for _ in range(8)]
-    assert order == play(read_link(DEAL_LINK, lambda: "unused")[0].deal).order
+    assert order == outcome_of(read_link(DEAL_LINK, lambda: "unused")[0].deal).order
 
 
 def test_layout_and_loading_status_show_before_python(page, site_url):

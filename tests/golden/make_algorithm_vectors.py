@@ -16,7 +16,7 @@ from pathlib import Path
 
 from shufflelab import catalog
 from shufflelab.cards import DeckSpec
-from shufflelab.link import DealSpec, Link, outcome_data, play
+from shufflelab.link import DealSpec, Link, outcome_data, outcome_of
 from shufflelab.rng import stream
 
 PATH = Path(__file__).with_name("algorithms_v1.json")
@@ -58,7 +58,7 @@ def append_missing(golden: dict) -> int:
     for spec in deal_cases():
         query = Link(spec).to_query()
         if query not in have_deals:
-            data = outcome_data(spec, play(spec))
+            data = outcome_data(spec, outcome_of(spec))
             golden["deals"].append({key: data[key] for key in ("query", "order", "hands", "stock")})
             added += 1
     return added

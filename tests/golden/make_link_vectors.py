@@ -28,7 +28,7 @@ from pathlib import Path
 
 from shufflelab import catalog
 from shufflelab.cards import DeckSpec
-from shufflelab.link import DealSpec, Link, View, link_query, play, read_link
+from shufflelab.link import DealSpec, Link, View, link_query, outcome_of, read_link
 from shufflelab.seal import commitment
 from shufflelab.urlquery import quote_plus
 
@@ -189,7 +189,7 @@ def entry(name: str, form: str, spec: DealSpec, query: str) -> dict:
     link, notices = read_link(query, lambda: "")
     if notices or link.deal != spec:
         raise SystemExit("%s reads back as %r with %r" % (query, link.deal, notices))
-    outcome = play(spec)
+    outcome = outcome_of(spec)
     deck = spec.deck
     return {"name": name, "form": form, "query": query, "order": outcome.order,
             "hands": [deck.codes(hand) for hand in outcome.deal.hands], "stock": deck.codes(outcome.deal.stock)}

@@ -146,16 +146,16 @@ def _algorithm(api, case):
 def _link():
     from shufflelab import link
 
-    return link.read_link, link.play
+    return link.read_link, link.outcome_of
 
 
 def _deal(api, case):
-    read_link, play = api
+    read_link, outcome_of = api
     link, notices = read_link(case["query"])
     problems = []
     if notices:
         problems.append("notices %s" % _short([str(notice) for notice in notices]))
-    outcome = play(link.deal)
+    outcome = outcome_of(link.deal)
     problems += _differs("order", outcome.order, case["order"])
     problems += _differs("hands", outcome.deal.hands, case["hands"])
     problems += _differs("stock", outcome.deal.stock, case["stock"])
@@ -203,16 +203,19 @@ def _sealed(api, case):
     problems += _differs("order", outcome.order, case["order"])
     problems += _differs("hands", outcome.deal.hands, case["hands"])
     problems += _differs("stock", outcome.deal.stock, case["stock"])
-    if not mixed and link.play(spec) != outcome:
-        problems.append("the sealed deal without a player seed is not link.play's")
+    if not mixed and link.outcome_of(spec) != outcome:
+        problems.append("the sealed deal without a player seed is not link.outcome_of's")
     # its reveal link: the deal (with the player seed) and the commitment read back, and deal the same cards
     revealed = spec if not mixed else spec.replace(player_seed=player_seed)
     query = link.Link(revealed, link.View(commitment=case["commitment"])).to_query()
     back, notices = link.read_link(query, None)
     if notices or back.deal != revealed or back.view.commitment != case["commitment"]:
         problems.append("the reveal link %s reads back as %r with %r" % (_short(query), back, notices))
-    elif link.play(back.deal) != outcome:
+    elif link.outcome_of(back.deal) != outcome:
         problems.append("the reveal link deals other cards than verify")
+    url = " https://example.org/shuffle-lab/?" + query + "#top\n"  # as pasted: the whole address, a fragment
+    if seal.read_reveal_link(url) != (case["commitment"], revealed):
+        problems.append("read_reveal_link reads %s as %r" % (_short(url), seal.read_reveal_link(url)))
     try:
         seal.verify(case["commitment"], spec, None if mixed else "a player seed")
         problems.append("verify accepted the deal with the player seed flipped")

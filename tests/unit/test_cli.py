@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from shufflelab import catalog, exact
-from shufflelab.cli import main, shown_fraction
-from shufflelab.link import play, read_link
+from shufflelab.cli import COMMANDS, build_parser, main
+from shufflelab.cli.exact import shown_fraction
+from shufflelab.link import outcome_of, read_link
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -30,7 +31,7 @@ def test_shuffle_json_holds_the_contract_and_round_trips(capsys):
     assert data["stream"] == 1 and data["algo"] == "riffle-gsr" and data["params"] == {"passes": 3}
     assert data["seed"] == "草 seed" and sorted(data["order"]) == list(range(52))
     link, notices = read_link(data["query"])
-    assert notices == [] and play(link.deal).order == data["order"]
+    assert notices == [] and outcome_of(link.deal).order == data["order"]
     assert data["labels"][0] == link.deal.deck.card(data["order"][0]).label
 
 
@@ -40,7 +41,7 @@ def test_deal_json_matches_the_page_link(capsys):
     data = json.loads(out)
     assert status == 0
     link, notices = read_link(data["query"])
-    outcome = play(link.deal)
+    outcome = outcome_of(link.deal)
     assert notices == []
     assert (outcome.deal.hands, outcome.deal.stock) == (data["hands"], data["stock"])
     assert len(data["order"]) == 106 and [len(h) for h in data["hands"]] == [7, 7, 7]
@@ -60,7 +61,7 @@ def test_query_is_null_exactly_where_the_page_cannot_show_the_deal(capsys, argv,
     assert status == 0
     if page_can_show:
         link, notices = read_link(data["query"])
-        assert notices == [] and play(link.deal).order == data["order"]
+        assert notices == [] and outcome_of(link.deal).order == data["order"]
     else:
         assert data["query"] is None
 
@@ -148,6 +149,27 @@ def shell(*argv):
 def test_python_dash_m_runs_from_a_shell():
     ok = shell("deal", "--seed", "x", "--json")
     assert ok.returncode == 0 and json.loads(ok.stdout)["seed"] == "x" and ok.stderr == ""
+
+
+@pytest.mark.parametrize("argv, family", [(["shuffle", "--seed", "s"], "deals"), (["nope"], None), (["--help"], None)])
+def test_a_command_imports_its_own_family_alone(argv, family):
+    """COMMANDS names each command's module: shuffle runs on the portable core, without exact, tally or the lab."""
+    code = (f"import sys\nfrom shufflelab.cli import main\ntry:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(m for m in sys.modules if m.startswith('shufflelab.')), file=sys.stderr)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    loaded = set(done.stderr.splitlines()[-1].split())
+    families = {name.rpartition(".")[2] for name in loaded if name.startswith("shufflelab.cli.")}
+    assert families == {"common"} | ({family} if family else set()), done.stderr
+    assert not {"shufflelab.exact", "shufflelab.tally", "shufflelab.custom", "shufflelab.lab.service"} & loaded
+
+
+def test_the_whole_parser_has_every_commands_options():
+    """The CLI reference (scripts/docs_hooks.py) is every subparser's --help: build_parser() gives them all."""
+    commands = next(action for action in build_parser()._actions if action.dest == "command")
+    assert list(commands.choices) == list(COMMANDS)
+    assert all(any(a.option_strings for a in sub._actions if a.dest != "help") for sub in commands.choices.values())
+    assert "--workers" in commands.choices["tally"].format_help()
 
 
 @pytest.mark.parametrize(

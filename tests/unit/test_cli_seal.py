@@ -220,6 +220,8 @@ def test_a_tampered_reveal_link_does_not_match(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--link", SITE + "?algo=fisher-yates&commit=" + "0" * 64], "carries no seed=; a reveal link has the revealed seed"),
     (["--link", SITE + "?seed=s"], "the link carries no commit=; give the published commitment with --commitment"),
+    # urlsplit raised ValueError on a malformed host, a traceback; the query is still plain to read
+    (["--link", "http://[x/?seed=s"], "the link carries no commit=; give the published commitment with --commitment"),
     (["--link", SITE + "?seed=s&players=--4&commit=" + "0" * 64],
      "the link cannot be checked as it is: Players '--4' is not a whole number"),
     (["--link", SITE + "?seed=s&commit=abc"], "Commitment 'abc' is not 64 hexadecimal digits (a SHA-256)"),

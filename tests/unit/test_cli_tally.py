@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shufflelab import catalog, cli
-from shufflelab.cli import VERDICT_STATUS, main
+from shufflelab import catalog
+from shufflelab.cli import main, verdicts
+from shufflelab.cli.verdicts import VERDICT_STATUS
 from shufflelab.lab import protocol
 from shufflelab.lab.protocol import ExactStatus, Snapshot, TallyConfig
 from shufflelab.lab.sandbox import SandboxService
@@ -182,6 +183,8 @@ def test_bad_input_is_one_line_naming_the_value_and_exit_2(capsys, argv, message
     ("def shuffle(cards, rng)\n", 'line 1: "def shuffle(cards, rng)"'),
     ("def shuffle(cards, rng):\n    return cards[:-1]\n", "returned 4 cards for a deck of 5"),
     ("def shuffle(cards, rng):\n    while True:\n        pass\n", "still running after 0.5 s"),
+    # its top level runs under the limit too: tally used to run it with none, and hung
+    ("while True:\n    pass\n", "still running after 0.5 s"),
 ])
 def test_a_users_shuffle_that_fails_is_one_line_naming_the_file(capsys, tmp_path, source, message,
                                                                 only_built_ins_afterwards):
@@ -231,8 +234,8 @@ class Terminal(io.StringIO):
 
 
 def test_progress_is_drawn_on_a_terminal_and_never_when_piped(capsys, monkeypatch):
-    monkeypatch.setattr(cli, "PROGRESS_SECONDS", 0.0)
-    monkeypatch.setattr(cli, "TALLY_CHUNK_SECONDS", 0.0)  # a redraw after every batch
+    monkeypatch.setattr(verdicts, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(verdicts, "TALLY_CHUNK_SECONDS", 0.0)  # a redraw after every batch
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     assert main(["tally", "--cards", "30", "--shuffles", "3000", "--seed", "p", "--json"]) == 0
@@ -346,7 +349,6 @@ def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(capsys, monkeypatch):
     def interrupted(*_):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "run_tally", interrupted)
-    monkeypatch.setitem(cli.COMMANDS, "tally", (cli.COMMANDS["tally"][0], cli.COMMANDS["tally"][1], interrupted))
+    monkeypatch.setattr(verdicts, "run_tally", interrupted)  # the registry names it: main finds it there when run
     status, out, err = run(capsys, "tally")
     assert (status, out, err) == (130, "", "\nshufflelab: interrupted\n")

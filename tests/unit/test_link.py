@@ -29,8 +29,8 @@ from shufflelab.link import (
     SeedError,
     View,
     outcome_data,
-    play,
-    play_steps,
+    outcome_of,
+    outcome_steps,
     read_link,
     read_values,
 )
@@ -78,7 +78,7 @@ def assert_one_line(notice):
 def test_golden_deals_from_share_links_never_change(case):
     got, notices = read(case["query"])
     assert notices == []
-    outcome = play(got.deal)
+    outcome = outcome_of(got.deal)
     assert outcome.order == case["order"]
     assert outcome.deal.hands == case["hands"]
     assert outcome.deal.stock == case["stock"]
@@ -197,7 +197,7 @@ def test_bad_parameters_fall_back_with_a_notice_naming_them(query, text):
     notice = only_notice(query)
     assert notice.text == text
     assert_one_line(notice)
-    play(read(query)[0].deal)  # whatever came in, the deal it made is playable
+    outcome_of(read(query)[0].deal)  # whatever came in, the deal it made is playable
 
 
 LEADING_DASHES = [("players", "players=--4", 4), ("n", "n=--4", 52), ("jokers", "jokers=--1", 0),
@@ -314,7 +314,7 @@ def assert_a_valid_link_and_notices(got, notices):
     again = DealSpec(spec.algo, dict(spec.params), spec.seed, DeckSpec(deck.kind, deck.packs, deck.jokers, deck.size),
                      spec.players, spec.cards_each, spec.style, spec.version, spec.player_seed)
     assert again == spec and hash(again) == hash(spec)
-    outcome = play(spec)
+    outcome = outcome_of(spec)
     assert sorted(outcome.order) == deck.ids()
     assert sorted(sum(outcome.deal.hands, []) + outcome.deal.stock) == deck.ids()
     assert view.view in VIEWS and LAB_MIN_N <= view.lab_n <= LAB_MAX_N and view.heat in HEAT_VIEWS
@@ -451,7 +451,7 @@ def test_the_view_changes_without_touching_the_deal():
     plain = Link(DealSpec(seed="s"))
     lab = plain.replace_view(view="lab", lab_n=20, heat="exact", tally_seed="t")
     assert lab.deal == plain.deal and lab != plain and len({plain, lab}) == 2
-    assert play(lab.deal) == play(plain.deal)
+    assert outcome_of(lab.deal) == outcome_of(plain.deal)
     deal_pairs = [(k, v) for k, v in parse_query(lab.to_query()) if FIELD_BY_KEY[k].part == "deal"]
     assert deal_pairs == parse_query(plain.to_query())
     moved = lab.replace_deal(seed="u")
@@ -473,7 +473,7 @@ def test_a_form_with_an_impossible_deal_is_refused_whole():
 
 def test_outcome_data_is_the_cli_json_contract():
     spec = DealSpec(seed="contract", players=2, cards_each=3)
-    data = outcome_data(spec, play(spec))
+    data = outcome_data(spec, outcome_of(spec))
     assert data["stream"] == 1 and data["algo"] == "fisher-yates" and data["seed"] == "contract"
     assert data["params"] == {} and data["deck"] == {"kind": "standard", "packs": 1, "jokers": 0}
     assert len(data["order"]) == 52 and len(data["labels"]) == 52 and len(data["codes"]) == 52
@@ -484,8 +484,8 @@ def test_outcome_data_is_the_cli_json_contract():
 
 def test_play_deals_by_picking_from_the_same_stream_after_the_shuffle():
     spec = DealSpec(seed="pick", players=2, cards_each=3, style="pick")
-    outcome = play(spec)
-    assert outcome == play(spec) and outcome.order == play(spec.replace(style="blocks")).order
+    outcome = outcome_of(spec)
+    assert outcome == outcome_of(spec) and outcome.order == outcome_of(spec.replace(style="blocks")).order
     assert sorted(sum(outcome.deal.hands, []) + outcome.deal.stock) == list(range(52))
     assert outcome.deal.hands != [outcome.order[0:3], outcome.order[3:6]]
 
@@ -498,7 +498,7 @@ COMMITTED = "0123456789abcdef" * 4
 def test_a_player_seed_changes_the_cards_as_the_seal_mixes_it():
     plain = DealSpec(seed="dealer")
     mixed = plain.replace(player_seed="player")
-    assert play(mixed) == seal.play_sealed(plain, "player") and play(mixed).order != play(plain).order
+    assert outcome_of(mixed) == seal.play_sealed(plain, "player") and outcome_of(mixed).order != outcome_of(plain).order
     assert mixed != plain and hash(mixed) != hash(plain)
     assert read(Link(mixed).to_query())[0].deal == mixed
     assert "pseed=" not in Link(plain).to_query() and Link(mixed).to_query().endswith("&pseed=player")
@@ -529,10 +529,10 @@ def test_an_empty_commitment_or_player_seed_means_none():
 
 def test_play_in_steps_pauses_in_a_long_shuffle_and_ends_with_plays_outcome():
     long_link, _ = read_link("algo=cut-insert&repetitions=5500&seed=steps&players=3&cards=4&style=pick")
-    steps = list(play_steps(long_link.deal))
-    assert steps[:-1] == [None] * 5 and steps[-1] == play(long_link.deal)
+    steps = list(outcome_steps(long_link.deal))
+    assert steps[:-1] == [None] * 5 and steps[-1] == outcome_of(long_link.deal)
     short_link, _ = read_link("algo=riffle-gsr&seed=steps")
-    assert list(play_steps(short_link.deal)) == [play(short_link.deal)]
+    assert list(outcome_steps(short_link.deal)) == [outcome_of(short_link.deal)]
 
 
 def test_a_comparison_is_part_of_the_link():

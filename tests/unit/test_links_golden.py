@@ -19,7 +19,7 @@ import pytest
 from shufflelab import catalog, seal
 from shufflelab.cards import DeckSpec
 from shufflelab.cli import main
-from shufflelab.link import Link, play, read_link
+from shufflelab.link import Link, outcome_of, read_link
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN_PATH = ROOT / "tests" / "golden" / "links_v1.json"
@@ -107,8 +107,8 @@ def test_the_queries_carry_hard_text_in_every_form():
 @pytest.mark.parametrize("case", LINKS, ids=case_id)
 def test_an_old_link_deals_its_stored_cards(case):
     link = read(case["query"])
-    outcome = play(link.deal)
-    assert_cards(case, link.deal.deck, outcome.order, outcome.deal.hands, outcome.deal.stock, "read_link + play")
+    outcome = outcome_of(link.deal)
+    assert_cards(case, link.deal.deck, outcome.order, outcome.deal.hands, outcome.deal.stock, "read_link + outcome_of")
     if case["form"] in ("page", "reveal"):
         assert link.to_query() == case["query"], "a stored link is written back exactly as it was"
     else:  # another spelling of a stored page link, which it reads back as

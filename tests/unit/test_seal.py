@@ -17,7 +17,7 @@ from shufflelab import catalog, custom
 from shufflelab.cards import MAX_JOKERS_PER_PACK, MAX_PACKS, DeckSpec
 from shufflelab.deal import DEAL_STYLES
 from shufflelab.errors import ShuffleLabError
-from shufflelab.link import MAX_SEED_LENGTH, DealSpec, Link, View, play, read_link
+from shufflelab.link import MAX_SEED_LENGTH, DealSpec, Link, View, outcome_of, read_link
 from shufflelab.rng import StreamRng, new_seed
 from shufflelab.seal import (
     SCHEME,
@@ -33,6 +33,7 @@ from shufflelab.seal import (
     play_sealed,
     public_link,
     read_preimage,
+    read_reveal_link,
     reveal_link,
     seal_seed_problem,
     verify,
@@ -81,7 +82,7 @@ def test_golden_sealed_deals_never_change(vector):
 
 @pytest.mark.parametrize("vector", [v for v in VECTORS if v["player_seed"] is None], ids=vector_id)
 def test_a_golden_seal_without_a_player_seed_deals_the_plain_v1_cards(vector):
-    assert cards(play(spec_of(vector))) == {key: vector[key] for key in ("order", "hands", "stock")}
+    assert cards(outcome_of(spec_of(vector))) == {key: vector[key] for key in ("order", "hands", "stock")}
 
 
 def test_the_golden_file_covers_both_kinds_and_every_deal_style():
@@ -228,8 +229,8 @@ small_decks = st.builds(DeckSpec, kind=st.just("numbered"), size=st.integers(1, 
 @settings(max_examples=60, deadline=None)  # cut-insert runs up to 100,000 repetitions
 @given(deals(small_decks))
 def test_without_a_player_seed_a_sealed_deal_is_the_plain_v1_deal(spec):
-    assert play_sealed(spec) == play(spec)
-    assert verify(commitment(spec), spec) == play(spec)
+    assert play_sealed(spec) == outcome_of(spec)
+    assert verify(commitment(spec), spec) == outcome_of(spec)
 
 
 @settings(max_examples=60, deadline=None)  # cut-insert runs up to 100,000 repetitions
@@ -241,7 +242,7 @@ def test_a_player_seed_changes_the_cards_reproducibly(spec, player_seed, other_p
     assert mixed == play_sealed(spec, player_seed) == verify(commitment(spec, True), spec, player_seed)
     # 52 cards: two streams give the same order with chance 1/52! for a fair shuffle, and at
     # most about 2^-32 for the weakest here (c-rand draws a 32-bit seed)
-    assert mixed.order != play(spec).order
+    assert mixed.order != outcome_of(spec).order
     assert mixed.order != play_sealed(spec, other_player_seed).order
 
 
@@ -401,7 +402,18 @@ def test_the_reveal_link_reproduces_and_verifies_the_deal():
     query = reveal_link(Link(spec)).to_query()
     back, notices = read_link(query)
     assert notices == [] and not back.seed_withheld and back.deal == spec
-    assert verify(back.view.commitment, back.deal) == play(spec)
+    assert verify(back.view.commitment, back.deal) == outcome_of(spec)
+    assert read_reveal_link(" https://example.org/lab/?" + query + "#top\n") == (commitment(spec), spec)
+
+
+@pytest.mark.parametrize("url, message", [
+    ("https://example.org/?algo=fisher-yates", "carries no seed=; a reveal link has the revealed seed"),
+    ("https://example.org/?seed=&pseed=p", "carries no seed="),  # the page would deal a fresh seed: it proves nothing
+    ("https://example.org/?seed=s&players=0", "the link cannot be checked as it is: Players '0' is outside 1 to 52"),
+])
+def test_a_reveal_link_the_page_would_correct_or_deal_afresh_is_refused(url, message):
+    with pytest.raises(SealError, match=re.escape(message)):
+        read_reveal_link(url)
 
 
 def test_a_link_is_sealed_by_a_commitment_or_a_player_seed_and_a_seedless_one_without_them_stays_a_fresh_deal():

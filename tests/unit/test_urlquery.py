@@ -1,13 +1,13 @@
 """URL queries: written and read exactly as ``urllib.parse`` does, with strict UTF-8."""
 
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 from urllib.parse import quote_plus as stdlib_quote_plus
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shufflelab.urlquery import Undecodable, encode_query, parse_query, quote_plus, well_formed_utf8
+from shufflelab.urlquery import Undecodable, encode_query, parse_query, quote_plus, url_query, well_formed_utf8
 
 pairs = st.lists(st.tuples(st.text(), st.text()), max_size=8)
 # query-ish text: the characters that mean something in a query, percent escapes (good, bad and
@@ -101,3 +101,17 @@ def test_a_key_that_is_not_utf8_is_kept_in_a_shown_form():
 @given(pairs)
 def test_encode_then_parse_gives_the_pairs_back(items):
     assert parse_query(encode_query(items)) == items
+
+
+url_parts = st.text(alphabet=st.sampled_from("ab:/?#@=&% \t\r\n\x01"), max_size=12)  # "[": see the next test
+
+
+@given(url_parts, url_parts, url_parts)
+def test_url_query_is_urlsplits_query(scheme, host, rest):
+    url = scheme + "://" + host + rest
+    assert url_query(url) == urlsplit(url).query
+
+
+def test_url_query_reads_the_query_of_a_url_urlsplit_refuses():
+    assert url_query("http://[x/?seed=1#top") == "seed=1"
+    assert url_query("https://example.org/shuffle-lab/") == ""
