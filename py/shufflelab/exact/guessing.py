@@ -49,6 +49,7 @@ from functools import lru_cache
 from itertools import permutations
 
 from ..errors import ShuffleLabError
+from ..riffles import count_rising
 from ..tally.fast_rng import FastRng
 from .matrices import matrix_power, riffle_gsr_pass_matrix
 
@@ -117,18 +118,10 @@ def no_feedback_best_guesses(n: int, k: int) -> list:
 # --- with feedback: every order (n ≤ 8) ------------------------------------------------------
 
 
-def rising_sequences(order) -> int:
-    """Return the number of rising sequences of ``order`` (cards top first): 1 + #{v: card v+1 lies above card v}."""
-    position = [0] * len(order)
-    for place, card in enumerate(order):
-        position[card] = place
-    return 1 + sum(position[v + 1] < position[v] for v in range(len(order) - 1))
-
-
 def order_weight(order, k: int) -> int:
     """Return a^n · P(order) after k GSR riffles of the ordered deck (a = 2^k): C(a + n − r, n), r rising sequences."""
     n = len(order)
-    return math.comb((1 << k) + n - rising_sequences(order), n)
+    return math.comb((1 << k) + n - count_rising(order), n)
 
 
 def order_probability(order, k: int) -> Fraction:
@@ -145,7 +138,7 @@ def enumerated_feedback_expected(n: int, k: int) -> Fraction:
     _check(n, k, MAX_ENUMERATED_CARDS, "guessing with feedback by enumeration")
     # the weights of the orders with r rising sequences, r = 1..n
     weight_by_rises = [math.comb((1 << k) + n - r, n) for r in range(n + 1)]
-    level = {order: weight_by_rises[rising_sequences(order)] for order in permutations(range(n))}
+    level = {order: weight_by_rises[count_rising(order)] for order in permutations(range(n))}
     total = 0
     for _ in range(n):
         # level maps prefixes of one length to their weight; the best next card is the heaviest extension

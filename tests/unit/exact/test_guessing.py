@@ -23,11 +23,11 @@ from shufflelab.exact.guessing import (
     order_probability,
     prefix_probability,
     random_deck_expected,
-    rising_sequences,
     simulated_feedback_expected,
 )
 from shufflelab.exact.matrices import position_matrix_from_distribution
 from shufflelab.exact.orders import outcome_distribution
+from shufflelab.riffles import rising_sequences
 from shufflelab.tally import FastRng
 
 ROOT = Path(__file__).resolve().parents[3]
