@@ -55,8 +55,7 @@ def monte_carlo() -> list:
 
 
 def link_contexts() -> dict:
-    """Return {link key: the query that makes it apply}: a parameter with the first algorithm that takes it,
-    and the deck fields with room for their whole range (players x cards within the deck)."""
+    """Return {link key: a query where it applies}: a parameter's first algorithm; room for a deck field's whole range."""
     contexts = {"size": "deck=numbered&players=1&cards=0", "players": "cards=0",
                 "cards": "deck=numbered&size=1000&players=1"}
     for name, (entry, _) in params_by_name().items():
@@ -66,10 +65,10 @@ def link_contexts() -> dict:
 
 
 def e2e_param_values() -> dict:
-    """Return {parameter name: its values in the three styles' deal links}: as chosen, or a new parameter's
-    default, its entry's test value and its minimum."""
+    """Return {parameter name: its values in the three styles' deal links}: as chosen, else derived from its entry."""
     values = {}
     for name, (entry, param) in params_by_name().items():
+        # a new parameter: the default, its entry's test value and its minimum (cheap in a browser, and an edge)
         values[name] = E2E_PARAM_VALUES.get(name) or (None, entry.test_params[name], param.minimum)
     return values
 
@@ -90,8 +89,7 @@ def hostile_param_keys() -> list:
 
 
 def hostile_param_links() -> dict:
-    """Return {name: (query, keys)}: each such entry compared with the next (the last with the first), carrying
-    its own parameters and the compared one's, so that every key of hostile_param_keys is in exactly one link."""
+    """Return {name: (query, keys)}: each key of hostile_param_keys in exactly one link, an entry against the next."""
     owners = hostile_param_entries()
     names = {entry.id: [name for name, (first, _) in params_by_name().items()
                         if first is entry and name not in FIRST_PARAMS] for entry in owners}
