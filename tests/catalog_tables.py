@@ -68,9 +68,18 @@ def e2e_param_values() -> dict:
     """Return {parameter name: its values in the three styles' deal links}: as chosen, else derived from its entry."""
     values = {}
     for name, (entry, param) in params_by_name().items():
-        # a new parameter: the default, its entry's test value and its minimum (cheap in a browser, and an edge)
-        values[name] = E2E_PARAM_VALUES.get(name) or (None, entry.test_params[name], param.minimum)
+        values[name] = E2E_PARAM_VALUES.get(name) or new_param_values(entry, param)
     return values
+
+
+def new_param_values(entry, param) -> tuple:
+    """Return (None, a, b): the default and two other values, the entry's test value and an edge, where they differ."""
+    # the test value first (cheap in a browser), then the minimum, then the maximum: edges a link must carry
+    others = []
+    for value in (entry.test_params[param.name], param.minimum, param.maximum):
+        if value != param.default and value not in others:
+            others.append(value)
+    return (None, *(others + [None, None])[:2])
 
 
 def hostile_param_entries() -> list:

@@ -63,7 +63,7 @@ SPECIAL_SEEDS = (
 FIRST_IDS = ("fisher-yates", "splice", "stack", "random-key", "riffle-gsr", "fisher-yates-off-by-one", "naive-pairs",
              "swap-any", "c-rand", "riffle-physical", "cut-insert", "random-comparator", "none")
 # a parameter's value in an algorithm's four links, as first chosen (None: the default); a parameter added later
-# takes its minimum and its entry's test value (link_values)
+# takes two values other than its default, from its entry's test value, its minimum and its maximum (link_values)
 PARAM_VALUES = {"passes": (None, 1, 13, None), "repetitions": (None, 2, 500, None),
                 "overhands": (None, 1, 2000, None), "shelves": (None, 2, 20, None), "rounds": (None, 2, 10, None)}
 
@@ -72,7 +72,12 @@ def link_values(entry, param) -> tuple:
     """Return a parameter's value in each of the entry's four links: as first chosen, else derived from the entry."""
     if param.name in PARAM_VALUES:
         return PARAM_VALUES[param.name]
-    return None, param.minimum, entry.test_params[param.name], None
+    others = []
+    for value in (entry.test_params[param.name], param.minimum, param.maximum):
+        if value != param.default and value not in others:
+            others.append(value)
+    first, second = (others + [None, None])[:2]  # the links test wants the default and two others
+    return None, first, second, None
 
 
 def deck_kind(deck: DeckSpec) -> str:
