@@ -97,8 +97,17 @@ def check_order(order) -> None:
 
 
 def rising_sequences(order) -> int:
-    """Return the number of rising sequences of ``order`` (ids top first): 1 + cards whose successor lies above them."""
+    """Return the number of rising sequences of ``order`` (ids top first), raising OrderError if it is not an order."""
     check_order(order)
+    return count_rising(order)
+
+
+def count_rising(order) -> int:
+    """Return the number of rising sequences of a valid order (ids top first): 1 + cards whose successor lies above them.
+
+    0 for no cards. Unchecked, for the guessing game's loops over every order (exact.guessing); ``rising_sequences``
+    checks the order first.
+    """
     if not order:
         return 0
     place = [0] * len(order)

@@ -49,6 +49,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from e2e_pages import FOLLOW_JS, WORKER_TIMEOUT_MS, cli_for_url, margin, open_in, quiet_after_each_test, url_params
 
+from catalog_tables import hostile_param_keys, hostile_param_links
 from shufflelab import seal
 from shufflelab.deal import DealError
 from shufflelab.errors import sentence_start
@@ -155,15 +156,11 @@ def names_value(said: str, name: str) -> bool:
 KEYS = [f.key for f in FIELDS]
 # The real-world shuffles' parameters: the same field kind, form builder and handlers as passes and repetitions,
 # so they get a representative set of values (PARAM_VALUES), not all of them: two more links for every value
-# would cost the parallel pass about a minute.
-PARAM_KEYS = ["overhands", "shelves", "rounds", "vs-overhands", "vs-shelves", "vs-rounds"]
-PARAM_LINKS = {
-    "link D (overhand, compared with the shelf shuffler)": ("algo=overhand&vs=shelf-shuffler",
-                                                            ["overhands", "vs-shelves", "vs-rounds"]),
-    "link E (the shelf shuffler, compared with overhand)": ("algo=shelf-shuffler&vs=overhand",
-                                                            ["shelves", "rounds", "vs-overhands"]),
-}
-PARAM_FIELDS = ["param-overhands", "param-shelves", "param-rounds"]
+# would cost the parallel pass about a minute. Derived from the catalog (tests/catalog_tables.py): every parameter
+# beyond passes and repetitions, in links D, E, ...: each algorithm that takes one, compared with the next.
+PARAM_KEYS = hostile_param_keys()
+PARAM_LINKS = hostile_param_links()
+PARAM_FIELDS = ["param-" + key for key in PARAM_KEYS if not key.startswith("vs-")]
 PARAM_VALUES = ["script element", "img onerror", "attribute breakout", "1.5", "-0", "20 digits",
                 "100000 (top of repetitions)", "full-width ４", "RTL override", "10,000 characters", "lone surrogate",
                 "%FF (not UTF-8)", "empty"]
@@ -185,7 +182,7 @@ LINKS = {**DEAL_LINKS, **LAB_LINKS, **PARAM_LINKS}
 LAB_FIELDS = ["param-repetitions", "lab-n", "tally-seed", "vs-param-passes"]
 # Not typed into: the compared repetitions have the handler and field-table path of the compared passes
 # (lab_view.change_compared_param), and a second lab link for them cost the timing pass 30 s.
-UNTYPED = ["vs-param-repetitions", "vs-param-overhands", "vs-param-shelves", "vs-param-rounds"]
+UNTYPED = ["vs-param-repetitions"] + ["vs-param-" + key[3:] for key in PARAM_KEYS if key.startswith("vs-")]
 # opened directly: the start-up path, with repetitions drawn in the deal view
 DIRECT_LINK = ("algo=cut-insert&deck=numbered", [k for k in KEYS if k not in ("algo", "deck", "passes", "packs", "jokers",
                                                                              "vs-passes", "vs-repetitions", *PARAM_KEYS)])

@@ -34,6 +34,7 @@ from e2e_pages import (
     shared_query,
 )
 
+from catalog_tables import e2e_param_values
 from shufflelab import catalog
 
 # --- the deals: a covering design ----------------------------------------------------------------
@@ -46,8 +47,8 @@ DECKS = {  # deck kind -> (its URL parameters, its size)
     "euchre": ("deck=euchre", 24),
     "numbered 60": ("deck=numbered&size=60", 60),
 }
-PARAM_VALUES = {"passes": (None, 3, 12), "repetitions": (None, 500, 2),  # None: the default (omitted)
-                "overhands": (None, 40, 3), "shelves": (None, 4, 20), "rounds": (None, 2, 1)}
+# each parameter's value in the three styles' links (None: the default, omitted): tests/catalog_tables.py
+PARAM_VALUES = e2e_param_values()
 
 
 def deal_links() -> dict[str, str]:
@@ -63,7 +64,7 @@ def deal_links() -> dict[str, str]:
             seed = f"links {algo} {s}" + (" ♠ é &=?#" if s == 2 else "")
             query = f"v=1&algo={algo}&seed={quote_plus(seed)}&{deck}&players={players}&cards={cards}&style={style}"
             for param in catalog.get(algo).params:
-                value = PARAM_VALUES[param.name][s]  # every parameter named: a new one must choose its values
+                value = PARAM_VALUES[param.name][s]
                 if value is not None:
                     query += f"&{param.name}={value}"
             links[f"{algo}, {style}, {deck_name}"] = query

@@ -21,19 +21,24 @@ from shufflelab.rng import stream
 
 PATH = Path(__file__).with_name("algorithms_v1.json")
 SEEDS = ("golden", "♠ ünïcode ♥")
-SIZES = (0, 1, 2, 5, 52)
-EXTRA = {"random-comparator": (3, 4, 6, 7, 13)}  # its merge sort's shapes: odd and even halves
-SMALL_VALUES = {"passes": 3, "shelves": 3, "rounds": 3}  # a parameter's vector value where 40 is out of range
+SIZES = (0, 1, 2, 5, 52)  # every algorithm's; an entry adds its own (vector_sizes: random-comparator's sort's shapes)
+# a parameter's vector value as first chosen (40 where it is in range); a later parameter takes its entry's test value
+VECTOR_VALUES = {"passes": 3, "repetitions": 40, "overhands": 40, "shelves": 3, "rounds": 3}
+
+
+def vector_value(entry, param) -> int:
+    """Return the value a parameter's vectors use: as first chosen, else the entry's test_params value."""
+    return VECTOR_VALUES[param.name] if param.name in VECTOR_VALUES else entry.test_params[param.name]
 
 
 def algorithm_cases():
     """Yield (algo, params, seed, n) for every vector the file should hold."""
     for entry in catalog.entries():
         for seed in SEEDS:
-            for n in SIZES + EXTRA.get(entry.id, ()):
+            for n in SIZES + entry.vector_sizes:
                 yield entry.id, {}, seed, n
             for param in entry.params:
-                yield entry.id, {param.name: SMALL_VALUES.get(param.name, 40)}, seed, 52
+                yield entry.id, {param.name: vector_value(entry, param)}, seed, 52
 
 
 def deal_cases():

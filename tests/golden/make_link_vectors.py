@@ -62,8 +62,22 @@ SPECIAL_SEEDS = (
 # (and so its links) even if one is later registered before it; new ones follow these
 FIRST_IDS = ("fisher-yates", "splice", "stack", "random-key", "riffle-gsr", "fisher-yates-off-by-one", "naive-pairs",
              "swap-any", "c-rand", "riffle-physical", "cut-insert", "random-comparator", "none")
-PARAM_VALUES = {"passes": (None, 1, 13, None), "repetitions": (None, 2, 500, None),  # None: the default
+# a parameter's value in an algorithm's four links, as first chosen (None: the default); a parameter added later
+# takes two values other than its default, from its entry's test value, its minimum and its maximum (link_values)
+PARAM_VALUES = {"passes": (None, 1, 13, None), "repetitions": (None, 2, 500, None),
                 "overhands": (None, 1, 2000, None), "shelves": (None, 2, 20, None), "rounds": (None, 2, 10, None)}
+
+
+def link_values(entry, param) -> tuple:
+    """Return a parameter's value in each of the entry's four links: as first chosen, else derived from the entry."""
+    if param.name in PARAM_VALUES:
+        return PARAM_VALUES[param.name]
+    others = []
+    for value in (entry.test_params[param.name], param.minimum, param.maximum):
+        if value != param.default and value not in others:
+            others.append(value)
+    first, second = (others + [None, None])[:2]  # the links test wants the default and two others
+    return None, first, second, None
 
 
 def deck_kind(deck: DeckSpec) -> str:
@@ -102,7 +116,7 @@ def design_cases():
         cards_each = min(1 + (i + 3 * j) % 8, len(deck) // players)
         params = {}
         for param in catalog.get(algo).params:
-            value = PARAM_VALUES.get(param.name, (None,) * LINKS_PER_ALGORITHM)[j]
+            value = link_values(catalog.get(algo), param)[j]
             if value is not None:
                 params[param.name] = value
         yield DealSpec(algo, params, seed_for(algo, i, j), deck, players, cards_each, style)

@@ -7,7 +7,9 @@ from shufflelab.catalog import BIASED, ENUMERATE, Algorithm, Param, ParamError, 
 from shufflelab.errors import ShuffleLabError
 from shufflelab.rng import StreamRng
 
-# the ids are part of the share-link contract: a link names its algorithm by id, forever
+# the ids are part of the share-link contract: a link names its algorithm by id, forever. Kept by hand on purpose:
+# a new built-in is appended here (and at the end of catalog.ALGORITHMS); the tables the tests derive from the
+# catalog need nothing else (tests/catalog_tables.py, tests/unit/test_catalog_tables.py)
 CONTRACT_IDS = [
     "fisher-yates", "splice", "stack", "random-key", "riffle-gsr", "fisher-yates-off-by-one",
     "naive-pairs", "swap-any", "c-rand", "riffle-physical", "cut-insert", "random-comparator", "none",
@@ -26,7 +28,9 @@ BUILT_IN = catalog.ALGORITHMS
 
 
 def test_built_in_ids_are_the_stable_contract_list():
-    assert [entry.id for entry in BUILT_IN] == CONTRACT_IDS
+    ids = [entry.id for entry in BUILT_IN]
+    assert ids[: len(CONTRACT_IDS)] == CONTRACT_IDS, "a built-in id never changes, moves or goes: links name it"
+    assert ids == CONTRACT_IDS, f"a new built-in must be appended to CONTRACT_IDS too: {ids[len(CONTRACT_IDS):]}"
     assert [entry.id for entry in catalog.entries() if entry.builtin] == CONTRACT_IDS
     assert list(catalog.ids()[: len(CONTRACT_IDS)]) == CONTRACT_IDS
     assert catalog.DEFAULT_ALGORITHM == "fisher-yates"

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from catalog_tables import link_contexts
 from shufflelab import catalog, seal
 from shufflelab.cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckError, DeckSpec
 from shufflelab.catalog import ParamError, UnknownAlgorithm
@@ -40,12 +41,9 @@ GOLDEN = json.loads((Path(__file__).resolve().parent.parent / "golden" / "algori
 FRESH = "fresh-seed"
 KEYS = [f.key for f in FIELDS]
 WHOLE_FIELDS = [f for f in FIELDS if f.kind == "whole"]
-# what makes a field apply, and leaves room for its whole range (players x cards within the deck)
-CONTEXT = {"passes": "algo=riffle-gsr", "repetitions": "algo=cut-insert", "size": "deck=numbered&players=1&cards=0",
-           "players": "cards=0", "cards": "deck=numbered&size=1000&players=1",
-           "vs-passes": "vs=riffle-gsr", "vs-repetitions": "vs=cut-insert",
-           "overhands": "algo=overhand", "shelves": "algo=shelf-shuffler", "rounds": "algo=shelf-shuffler",
-           "vs-overhands": "vs=overhand", "vs-shelves": "vs=shelf-shuffler", "vs-rounds": "vs=shelf-shuffler"}
+# what makes a field apply, and leaves room for its whole range (players x cards within the deck): a parameter
+# with the first algorithm that takes it
+CONTEXT = link_contexts()
 
 
 def fixed_seed():

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from catalog_tables import small_params
 from shufflelab import catalog
 from shufflelab.exact.enumeration import enumerate_port
 
 # every entry with an exact position matrix (all the built-ins; random-comparator's only up to 6 cards)
 WITH_MATRIX = [entry.id for entry in catalog.entries() if entry.matrix is not None]
-# few enough passes and repetitions that exact fractions stay quick
-SMALL_PARAMS = {"riffle-gsr": {"passes": 2}, "riffle-physical": {"passes": 2}, "cut-insert": {"repetitions": 3},
-                "overhand": {"overhands": 3}, "shelf-shuffler": {"shelves": 3, "rounds": 2}}
+# few enough passes and repetitions that exact fractions stay quick: each entry's test_params
+SMALL_PARAMS = small_params()
 
 
 def enumerated(algorithm_id: str, n: int, params: dict | None = None) -> dict:

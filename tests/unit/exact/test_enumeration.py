@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import catalog_tables
 from shufflelab import catalog
 from shufflelab.errors import ShuffleLabError
 from shufflelab.exact import enumeration
@@ -53,14 +54,10 @@ def test_cut_paths_are_reported_not_counted():
 
 # --- the walk against every built-in's whole-order model --------------------------------------------
 
-# the largest deck each model is walked on, and with which parameters: a second or less in all
-WALKED = {"riffle-gsr": ({"passes": 2}, 3), "naive-pairs": (None, 3), "swap-any": (None, 5),
-          "cut-insert": ({"repetitions": 3}, 5), "overhand": ({"overhands": 2}, 5),
-          "shelf-shuffler": ({"shelves": 2, "rounds": 2}, 3)}
-# what the walk refuses, and why: floats, srand's 2^32 seeds, and paths that never end
-REFUSED = {"random-key": (NotEnumerable, r"calls rng\.random\(\)"),
-           "c-rand": (ExactTooCostly, "more than 1,000 paths: the walk stopped after 1,000"),
-           "riffle-physical": (ExactTooCostly, "drew more than 1,000 times on one path")}
+# the largest deck each model is walked on, and with which parameters (each entry's walk): a second or less in all
+WALKED = catalog_tables.walked()
+# what the walk refuses, and why (each entry's walk_refused): floats, srand's 2^32 seeds, and paths that never end
+REFUSED = catalog_tables.refused()
 MODELLED = [entry.id for entry in catalog.ALGORITHMS if entry.orders != catalog.ENUMERATE]
 
 

@@ -11,23 +11,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shufflelab.errors import ShuffleLabError
-from shufflelab.exact import guessing
+from shufflelab.exact import guessing, posterior
 from shufflelab.exact.guessing import (
-    Shown,
-    best_guess,
     enumerated_feedback_expected,
     feedback_expected,
     guess_report,
     harmonic,
     no_feedback_expected,
     order_probability,
-    prefix_probability,
     random_deck_expected,
-    rising_sequences,
     simulated_feedback_expected,
 )
 from shufflelab.exact.matrices import position_matrix_from_distribution
 from shufflelab.exact.orders import outcome_distribution
+from shufflelab.exact.posterior import Shown, best_guess, prefix_probability
+from shufflelab.riffles import rising_sequences
 from shufflelab.tally import FastRng
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -189,13 +187,13 @@ def test_polynomial_products_are_exact(a, b):
     for i, x in enumerate(a):
         for j, y in enumerate(b):
             product[i + j] += x * y
-    assert guessing._multiply(a, b) == product
+    assert posterior._multiply(a, b) == product
 
 
 def test_run_polynomials_count_ordered_cuts():
     for u in range(1, 8):
-        assert sum(guessing.run_polynomial(u)) == sum(math.factorial(p) * _stirling(u, p) for p in range(1, u + 1))
-    assert guessing.run_polynomial(3) == (1, 6, 6)  # p!·S(3, p): 1, 2·3, 6
+        assert sum(posterior.run_polynomial(u)) == sum(math.factorial(p) * _stirling(u, p) for p in range(1, u + 1))
+    assert posterior.run_polynomial(3) == (1, 6, 6)  # p!·S(3, p): 1, 2·3, 6
 
 
 def _stirling(u, p):

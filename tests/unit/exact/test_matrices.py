@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 
+from catalog_tables import monte_carlo
 from shufflelab import catalog
 from shufflelab.exact.enumeration import run_steps
 from shufflelab.exact.errors import ExactTooCostly, NoExactMatrix
@@ -77,6 +78,14 @@ def test_random_comparators_matrix_walks_up_to_six_cards_and_says_so_beyond():
         position_matrix("random-comparator", 52)
 
 
+@pytest.mark.parametrize("entry", [e for e in catalog.ALGORITHMS if e.matrix_max_n is not None], ids=lambda e: e.id)
+def test_a_matrix_with_a_reach_is_offered_up_to_it_and_refused_beyond(entry):
+    # matrix_max_n is the catalog's word for how far the matrix goes: the analysis must agree
+    assert len(position_matrix(entry.id, entry.matrix_max_n, entry.test_params)) == entry.matrix_max_n
+    with pytest.raises(ExactTooCostly, match=f"not {entry.matrix_max_n + 1}$"):
+        position_matrix(entry.id, entry.matrix_max_n + 1, entry.test_params)
+
+
 @pytest.mark.usefixtures("only_built_ins_afterwards")  # tests/unit/conftest.py
 def test_an_entry_without_a_matrix_says_why():
     catalog.register(catalog.Algorithm("test-no-matrix", "No matrix", "a test", "Keep the deck.", catalog.BIASED,
@@ -133,30 +142,15 @@ def test_empty_deck_has_an_empty_matrix():
 
 # --- seeded tallies of the ports against the matrices ---------------------------------------------
 
-MONTE_CARLO = [
-    ("swap-any", 9, None, 9000),
-    ("naive-pairs", 9, None, 9000),
-    ("fisher-yates-off-by-one", 9, None, 9000),
-    ("splice", 9, None, 9000),
-    ("stack", 9, None, 9000),
-    ("riffle-gsr", 9, {"passes": 2}, 9000),
-    ("cut-insert", 9, {"repetitions": 4}, 9000),
-    ("riffle-physical", 16, {"passes": 1}, 6000),
-    ("riffle-physical", 9, {"passes": 3}, 6000),
-    ("fisher-yates", 9, None, 9000),
-    ("random-key", 9, None, 9000),
-    ("none", 9, None, 100),
-    ("random-comparator", MAX_WALKED_CARDS, None, 9000),  # its matrix is walked: no bigger deck
-    ("overhand", 12, {"overhands": 5}, 9000),
-    ("shelf-shuffler", 12, {"shelves": 4, "rounds": 1}, 9000),
-    ("shelf-shuffler", 9, {"shelves": 10, "rounds": 2}, 9000),
-]
+# (algorithm, cards, params, shuffles): each entry's tallies in the catalog
+MONTE_CARLO = monte_carlo()
 
 
-def test_the_seeded_tallies_cover_every_entry_with_a_matrix_but_c_rand():
-    # c-rand's matrix is exact over every seed only on power-of-two decks (tests/unit/exact/test_crand.py);
+def test_the_seeded_tallies_cover_every_entry_with_a_matrix_but_those_that_say_why_not():
+    # c-rand (tallies=()): its matrix is exact over every seed only on power-of-two decks (tests/unit/exact/test_crand.py);
     # elsewhere it models an ideal rand(): test_c_rand_port_agrees_with_the_ideal_rand_model
-    assert {case[0] for case in MONTE_CARLO} | {"c-rand"} == set(WITH_MATRIX)
+    none = {entry.id for entry in catalog.ALGORITHMS if entry.tallies == ()}
+    assert {case[0] for case in MONTE_CARLO} | none == set(WITH_MATRIX)
 
 
 @pytest.mark.parametrize("algorithm_id, n, params, trials", MONTE_CARLO)
