@@ -56,8 +56,11 @@ def tree_files(rev: str, site: BenchSite) -> dict:
 
 @contextlib.contextmanager
 def tree_site(rev: str):
-    """Serve the whole site as it was at ``rev`` on another free port, a BenchSite: today's vendored runtimes, as
-    that revision's vendor.mjs would have made them (Pyodide's standard library precompiled or not)."""
+    """Yield a BenchSite serving the whole site as it was at ``rev``, on another free port.
+
+    Its runtimes are today's vendored ones, as that revision's vendor.mjs would have made them (Pyodide's standard
+    library precompiled or not).
+    """
     with tempfile.TemporaryDirectory() as folder:
         before = Path(folder) / "site"
         before.mkdir()
@@ -84,8 +87,10 @@ def site_urls(site: BenchSite, baseline: Baseline | None):
 
 @contextlib.contextmanager
 def pyodide_pages(browser, site: BenchSite, code: str, name: str, baseline: Baseline | None):
-    """Yield {"now": page} and, with a baseline, {label: page}: bare Pyodide pages running ``code``, one with this
-    tree's pyscript.toml files and one with the baseline's package, each ready (html[data-bench-ready])."""
+    """Yield {label: page}: a ready bare Pyodide page running ``code`` for this tree, and one for the baseline.
+
+    "now" has this tree's pyscript.toml files; the baseline's label (if any) has its py/shufflelab/.
+    """
     sides = {"now": pyscript_files()}
     if baseline is not None:
         sides[baseline.label] = tree_files(baseline.rev, site)

@@ -144,8 +144,7 @@ def record_errors(page) -> list[str]:
 
 @contextlib.contextmanager
 def fresh_page(browser):
-    """Yield (page, errors): a page in a fresh browser context (a cold cache) and the list its console errors fill;
-    the context is closed after."""
+    """Yield (page, errors): a page in a fresh context (cold cache), closed after, and its console errors."""
     context = browser.new_context()
     try:
         page = context.new_page()

@@ -27,8 +27,7 @@ AUDIT_TARGET_SECONDS = 10.0
 
 
 def cli_seconds(*argv: str) -> tuple[float, dict, float]:
-    """Run ``python -m shufflelab`` as a user would (its start included); return (wall seconds, its JSON, CPU seconds
-    of it and its children)."""
+    """Run ``python -m shufflelab`` as a user would; return (wall seconds with its start, its JSON, CPU seconds)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "shufflelab", *argv, "--json"], capture_output=True, text=True,

@@ -41,8 +41,10 @@ js.document.documentElement.dataset.benchReady = "yes"
 
 
 def physical_matrix_section(browser, site, repeats: int, quick: bool, baseline: Baseline | None = None) -> dict:
-    """riffle-physical's exact 52-card matrix in Pyodide (matrix_steps, to the end), ``repeats`` times, beside
-    ``--baseline REV`` if given (two pages in turns); a full run pins this tree's figures (docs/physical.json)."""
+    """Time riffle-physical's exact 52-card matrix in Pyodide, as the worker makes it; a full run pins the figures.
+
+    With ``--baseline REV`` that tree's page takes turns with this one's (a look: the pinned figures are this tree's).
+    """
     with pyodide_pages(browser, site, PHYSICAL_SERVER, "physical", baseline) as pages:
         runs = in_turns(pages, repeats, evaluate_json("window.benchPhysical()"))
     each = {label: [run["seconds"] for run in r] for label, r in runs.items()}
@@ -60,8 +62,10 @@ def physical_matrix_section(browser, site, repeats: int, quick: bool, baseline: 
 
 
 def physical_docs_text(pinned: dict) -> str:
-    """Return the performance page's words for the pinned riffle-physical figures (docs/physical.json): with the
-    chain it ran beside, in the words of its "beside" field, when the pinned run had one."""
+    """Return the performance page's words for the pinned riffle-physical figures (docs/physical.json).
+
+    A pinned run beside an older chain names it in the words of its "beside" field.
+    """
     now = statistics.median(pinned["each"]["now"])
     text = f"{now:.1f} s ({spread(pinned['each']['now'])})"
     if "rev" not in pinned:

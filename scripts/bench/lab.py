@@ -95,8 +95,10 @@ def in_page_runner(code: str) -> str:
 
 
 def pyodide_lab_section(browser, site, repeats: int, quick: bool) -> dict:
-    """Run the lab's tally and swap-any's exact matrix in Pyodide (a bare page with the worker's files), then plain
-    JS Fisher-Yates on that page and the page's own live tally; print them against their targets."""
+    """Measure the lab's tally and exact matrix in Pyodide, plain JS beside it, and the live tally; print them.
+
+    The tally and swap-any's matrix run on a bare page with the worker's files; the live tally is the page's own.
+    """
     budget, live_seconds = (0.15, 3.0) if quick else (0.4, 5.0)
     code = in_page_runner(pyodide_measurement(PYODIDE_CASES, budget, repeats))
     url = site.add_page(LAB_PAGE, bare_pyodide_html(code, {"files": pyscript_files()}, title="bench: the lab in Pyodide"))
@@ -166,8 +168,7 @@ def print_lab_summary(figures: dict, repeats: int) -> None:
 
 
 def target_rows(browser: dict) -> list[dict]:
-    """Return the lab's rows of the targets table (Pyodide's tally, swap-any's exact matrix, the live tally, plain
-    JavaScript) if this run measured them."""
+    """Return the lab's rows of the targets table (tally, exact matrix, live tally, JavaScript), if measured."""
     lab = browser.get("pyodide_lab", {})
     if "rows" not in lab:
         return []

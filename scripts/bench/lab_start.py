@@ -44,9 +44,11 @@ WORKER_TIMELINE_JS = ("JSON.stringify({origin: performance.timeOrigin, entries: 
 
 
 def worker_breakdown(timeline: dict, tap: float, ready: float) -> dict:
-    """Split a lab start into phases (ms) from the worker's own timeline, each from the tap's clock: the page's part
-    before the worker fetched anything, Pyodide's files, Pyodide's own start, our files (lab.zip), our imports, the answer.
-    A prewarmed worker began before the tap: its phases then start below zero."""
+    """Return a lab start's phases (ms), from the worker's own timeline set on the tap's clock.
+
+    The phases: the page's part before the worker fetched anything, Pyodide's files, Pyodide's own start, our files
+    (lab.zip), our imports, the answer. A prewarmed worker began before the tap: its phases then start below zero.
+    """
     shift = timeline["origin"] - tap
     resources = [(name, start + shift, end + shift) for kind, name, start, end in timeline["entries"] if kind == "resource"]
     marks = {name: start + shift for kind, name, start, end in timeline["entries"] if kind == "mark"}
@@ -77,8 +79,11 @@ def _cell(each: list[float], digits: int) -> str:
 
 
 def lab_start_docs_rows(pinned: dict) -> str:
-    """Return the performance page's rows for the lab's start, from pinned figures (docs/lab_start.json): a cell for
-    the tree the pinned run had beside it (its "rev"), if any, then this tree's, whose repeat visit meets or misses."""
+    """Return the performance page's rows for the lab's start, from pinned figures (docs/lab_start.json).
+
+    A cell for the tree the pinned run had beside it (its "rev"), if any, then this tree's; the repeat visit's says
+    whether it meets the target.
+    """
     rows = []
     for visit, name in LAB_START_ROWS:
         now = pinned["each"]["now"][visit]
@@ -102,8 +107,7 @@ def lab_start_target_row(pinned: dict) -> dict:
 
 
 def lab_start_visit(context, url: str, dwell_ms: int) -> dict:
-    """Open ``url`` in ``context`` throttled as a phone, tap "Bias lab" ``dwell_ms`` after the cards show; return the
-    tap -> Start enabled time (ms, page's clock) and the worker's breakdown."""
+    """Return tap -> Start enabled (ms) and its breakdown: ``url`` throttled as a phone, tapped ``dwell_ms`` in."""
     page = context.new_page()
     try:
         errors = record_errors(page)
@@ -127,8 +131,10 @@ def lab_start_visit(context, url: str, dwell_ms: int) -> dict:
 
 
 def lab_start_profile(browser, url: str) -> dict:
-    """One phone's visits in a fresh profile (its own disk cache, as a phone keeps): the first visit, a repeat visit
-    tapping as soon as the cards show, and one tapping LAB_START_DWELL_MS later."""
+    """Return one phone's visits in a fresh profile (its own disk cache): first, repeat at once, repeat later.
+
+    The later repeat visit taps LAB_START_DWELL_MS after the cards show.
+    """
     flags = CHROMIUM_FLAGS + (["--no-sandbox"] if os.geteuid() == 0 else [])
     with tempfile.TemporaryDirectory() as profile:
         context = browser.browser_type.launch_persistent_context(
@@ -144,8 +150,10 @@ def lab_start_profile(browser, url: str) -> dict:
 
 
 def lab_start_section(browser, site, repeats: int, quick: bool, baseline: Baseline | None = None) -> dict:
-    """Tap "Bias lab" -> Start ready on the phone profile, a first visit and repeat visits, each phone a fresh
-    profile (in turns with ``--baseline REV``'s if given); a full run pins this tree's figures (docs/lab_start.json)."""
+    """Time tap "Bias lab" -> Start enabled on phones, each a fresh profile; a full run pins the figures.
+
+    With ``--baseline REV`` that tree's phones take turns with this one's (a look: the pinned figures are this tree's).
+    """
     with site_urls(site, baseline) as urls:
         runs = in_turns(urls, repeats, lambda _, url: lab_start_profile(browser, url))
     medians = {label: {visit: statistics.median(p[visit]["ms"] for p in profiles) for visit in VISITS}

@@ -20,8 +20,10 @@ Result = TypeVar("Result")
 
 
 def in_turns(sides: dict[str, Side], repeats: int, measure: Callable[[str, Side], Result]) -> dict[str, list[Result]]:
-    """Return ``repeats`` results of ``measure(label, side)`` for each side; the sides take turns, each going first
-    every other turn, so a busy moment hits them all alike."""
+    """Return ``repeats`` results of ``measure(label, side)`` per side, the sides taking turns.
+
+    Each side goes first every other turn, so a busy moment hits them all alike.
+    """
     results: dict[str, list[Result]] = {label: [] for label in sides}
     for turn in range(repeats):
         order = list(sides.items())

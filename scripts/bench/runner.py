@@ -47,8 +47,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def browser_section_calls(repeats: int, quick: bool, baseline: Baseline | None) -> dict:
-    """Return each browser section by name, as a call taking the browser and the site (tally_beside_baseline only
-    with a baseline)."""
+    """Return each browser section by name, as a call of (browser, site); tally_beside_baseline needs a baseline."""
     few = 2 if quick else repeats  # the sandbox's pages: each is seconds
     calls = {
         "first_deal_cold": lambda b, s: pages.first_deal_section(b, s, repeats),
@@ -69,8 +68,11 @@ def browser_section_calls(repeats: int, quick: bool, baseline: Baseline | None) 
 
 
 def browser_sections(repeats: int, quick: bool, baseline: Baseline | None, only: tuple[str, ...] = ()) -> dict:
-    """Run the browser sections (``only`` these, if given) in one Chromium, the site on a free local port; return
-    their figures. A section that fails is reported, its figures {"error": ...}, and the others still run."""
+    """Return the figures of the browser sections (``only`` these, if given), run in one Chromium.
+
+    The site is served on a free local port. A section that fails is reported, its figures {"error": ...}, and the
+    others still run.
+    """
     # lazy: Playwright is needed for the browser sections only, and a CPython-only run goes without it
     from playwright.sync_api import sync_playwright
 

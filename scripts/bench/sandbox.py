@@ -74,8 +74,10 @@ def one_page(browser, url: str) -> dict:
 
 
 def fresh_sandbox_section(browser, site, repeats: int, baseline: Baseline | None = None) -> dict:
-    """One Run, one sandbox: Run -> first verdict cold, same code, edited; this tree's pages (in turns with
-    ``--baseline REV``'s if given), each opened afresh; print the table."""
+    """Time Run -> first verdict cold, same code and edited, each page opened afresh; print the table.
+
+    With ``--baseline REV`` that tree's pages take turns with this one's.
+    """
     with site_urls(site, baseline) as urls:
         pages = in_turns(urls, repeats, lambda _, url: one_page(browser, url))
     kinds = list(pages["now"][0])
@@ -92,15 +94,16 @@ def fresh_sandbox_section(browser, site, repeats: int, baseline: Baseline | None
 
 
 def run_to_verdict_ms(browser, url: str, runs: int) -> list[float]:
-    """Open the lab with the editor's example, then press Run ``runs`` times; return each Run -> first verdict in ms
-    (the first Run may wait for the sandbox's start; the later ones find it up)."""
+    """Return each of ``runs`` Runs' ms to the first verdict on a fresh lab page (the first may wait for the box)."""
     with lab_with_the_box_open(browser, url) as page:
         return [timed_run(page) for _ in range(runs)]
 
 
 def run_to_verdict_section(browser, site, repeats: int, baseline: Baseline = OWN_WORKER) -> dict:
-    """Run -> first verdict on the editor's example, this tree (the sandbox) beside the lab's own worker, each page
-    opened afresh in turns: its first Run, then warm ones; print them against the 1.5x target."""
+    """Time Run -> first verdict beside the lab's own worker, pages in turns; print it against the 1.5x target.
+
+    Each page is opened afresh: its first Run, then warm ones, which the target is about.
+    """
     with site_urls(site, baseline) as urls:
         runs = in_turns(urls, repeats, lambda _, url: run_to_verdict_ms(browser, url, 3))
     figures = {label: {"first": [first for first, *_ in each], "warm": [ms for _, *warm in each for ms in warm]}

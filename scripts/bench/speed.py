@@ -42,8 +42,10 @@ def tally_rate_server(cases: list[tuple[str, int]], budget: float) -> str:
 
 
 def tally_in_turns(browser, site, repeats: int, cases: list[tuple[str, int]], baseline: Baseline | None) -> dict:
-    """Return the lab's tally rates in Pyodide for ``cases``: {"medians": {label: {(a, n): rate}}, "each": {label:
-    [fisher-yates's rates]}}, this tree and the baseline's (if any) on two pages taking turns."""
+    """Return the lab's tally rates in Pyodide for ``cases``, this tree's page and the baseline's taking turns.
+
+    {"medians": {label: {(a, n): rate}}, "each": {label: [fisher-yates's rate each turn]}}.
+    """
     with pyodide_pages(browser, site, tally_rate_server(cases, RUN_BUDGET_SECONDS), "tally", baseline) as pages:
         rates = in_turns(pages, repeats, evaluate_json("window.benchTallyRates()"))
     medians = {label: {(a, n): statistics.median(run[k][2] for run in runs) for k, (a, n) in enumerate(cases)}
@@ -67,8 +69,10 @@ def tally_beside_section(browser, site, repeats: int, baseline: Baseline) -> dic
 
 
 def fisher_yates_section(browser, site, repeats: int, quick: bool, baseline: Baseline | None = None) -> dict:
-    """Fisher-Yates, 52 cards, tallied in Pyodide against 500,000/s (beside ``--baseline REV`` if given, in turns);
-    a full run pins this tree's figures (docs/speed.json) and their row of docs/targets.json."""
+    """Time Fisher-Yates's 52-card tally in Pyodide against 500,000/s; a full run pins the figures.
+
+    With ``--baseline REV`` that tree's page takes turns with this one's (a look: the pinned figures are this tree's).
+    """
     full = is_full_run(repeats, quick)
     repeats = max(repeats, FISHER_YATES_MIN_TURNS)
     measured = tally_in_turns(browser, site, repeats, [("fisher-yates", DECK)], baseline)
@@ -91,8 +95,10 @@ def _thousands(rates: list[float]) -> str:
 
 
 def speed_target_row(pinned: dict) -> dict:
-    """Return the targets table's row for the Fisher-Yates tally in Pyodide, from pinned figures (docs/speed.json):
-    with the tree it ran beside, in the words of its "beside" field, when the pinned run had one."""
+    """Return the targets table's row for the Fisher-Yates tally in Pyodide, from pinned figures (docs/speed.json).
+
+    A pinned run beside an older tree names it in the words of its "beside" field.
+    """
     now = pinned["now"][0][2]
     what = f"lab tally, `fisher-yates`, {DECK} cards, Pyodide"
     figure = f"{round(now, -3):,.0f} shuffles/s ({_thousands(pinned['each']['now'])})"
