@@ -6,7 +6,7 @@
 #   make smoke   one end-to-end test a tab in Chromium (deal, seal, lab, your own shuffle, Play): about a minute
 #   make check-clock  the same tests on a clock 10x slower and 10x faster: none may decide by the clock
 #   make site    assemble the deployable site into _site/, the docs site in _site/docs/ (what GitHub Pages serves)
-#   make bench   performance figures, printed side by side (scripts/bench.py; BENCH_ARGS=--quick)
+#   make bench   performance figures, printed side by side (scripts/bench/, a package; BENCH_ARGS=--quick)
 #   make clean   remove everything the targets above made
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -94,7 +94,7 @@ check-clock: setup-web
 	done
 
 bench: setup
-	$(PY) scripts/bench.py $(BENCH_ARGS)
+	$(PY) scripts/bench $(BENCH_ARGS)
 
 site: $(VENDOR_STAMP) $(PIP_STAMP)
 	PYTHON=$(PY) bash scripts/build_site.sh _site

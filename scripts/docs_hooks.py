@@ -1,4 +1,4 @@
-"""MkDocs hooks: the reference pages' generated parts, made from the code so that they cannot drift.
+"""MkDocs hooks: the pages' generated parts, made from the code and its data so that they cannot drift.
 
 A page asks for one with a marker line, ``<!-- generated: NAME -->``, which is replaced by
 ``GENERATED[NAME]()`` when the site is built. An unknown name fails the build.
@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT / "py"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import site_manifest  # noqa: E402  (scripts/ is not a package: put on the path just above)
+from bench import targets  # noqa: E402  (scripts/ is put on the path just above)
 from shufflelab import catalog, cli  # noqa: E402  (py/ is put on the path just above)
 
 MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.M)
@@ -86,7 +87,12 @@ def lab_files_figure() -> str:
     return f"{len(site_manifest.listed_files(config))} files"
 
 
-GENERATED = {"cli": cli_reference, "algorithms": algorithm_table}
+def targets_table() -> str:
+    """Return the performance page's table of figures and targets, from docs/targets.json (the bench writes it)."""
+    return targets.markdown_table(targets.load())
+
+
+GENERATED = {"cli": cli_reference, "algorithms": algorithm_table, "targets": targets_table}
 FIGURES = {"manifest": manifest_figure, "lab-download": lab_download_figure, "lab-files": lab_files_figure}
 
 

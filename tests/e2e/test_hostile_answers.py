@@ -266,7 +266,7 @@ REFUSED_WALK = "() => document.getElementById('exact-note').textContent.startsWi
 ], ids=["depth", "size", "digits"])
 def test_how_long_an_attack_takes_to_be_refused(hostile, source, n, shown, where, words):
     """Run -> the refusal on the page (the sandbox's start, the code's compiling and its first answers included), well
-    within the time one call may take; scripts/bench_answers.py times the trusted side's own share."""
+    within the time one call may take; scripts/bench/answers.py times the trusted side's own share."""
     page = hostile.page
     open_code(hostile, source, n)
     since = mark(page, "lab-status")

@@ -23,7 +23,7 @@ from .matrices import Matrix, matrix_power, splice_start
 MAX_PHYSICAL_MATRIX_CARDS = 52  # the pass matrix costs about O(n⁴) (n^3.7 measured from 30 to 52 cards)
 # a first 52-card matrix, CPython 3.11 here, median of side-by-side runs (1.9 s for the lists of floats before the
 # integer rows); 2.2 s in Pyodide in Chromium (9.0 s for 3cf73b2 in turns: docs/physical.json,
-# `scripts/bench.py --physical`); the cache makes a second call free
+# `python scripts/bench --physical`); the cache makes a second call free
 PHYSICAL_SECONDS_AT_52 = 1.4
 
 

@@ -1,4 +1,4 @@
-"""Browser plumbing for scripts/bench.py: the site on a free port, bare Pyodide pages, Chromium, load figures.
+"""The suite's browser plumbing: the site on a free port, bare Pyodide pages, Chromium, load figures.
 
 - ``BenchSite``: the repository root served by scripts/serve.py's handler on a free local
   port, plus pages the site doesn't have (``add_page``), served by the same server. A
@@ -15,21 +15,20 @@ A benchmark's helpers: they measure and report, they never assert a timing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import html
 import http.server
 import json
 import os
-import sys
 import threading
+import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from serve import SiteHandler  # noqa: E402
+from bench import ROOT
+from serve import SiteHandler  # scripts/serve.py: bench/__init__.py puts scripts/ on the path
 
 CHROMIUM_FLAGS = ["--headless=new", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -50,6 +49,7 @@ class BenchSite:
     """The site on 127.0.0.1:<free port>, plus extra pages at paths the site doesn't have."""
 
     def __init__(self, root: Path = ROOT) -> None:
+        """Serve ``root`` (the repository, or an older tree) on a free port; nothing is served until entered."""
         self.root = root
         self.pages: dict[str, bytes] = {}
         self._gzip_sizes: dict[str, int | None] = {}
@@ -57,13 +57,14 @@ class BenchSite:
 
         class Handler(SiteHandler):
             def send_head(self):
+                """Serve an extra page from ``pages`` where there is one, else the file."""
                 body = pages.get(urlsplit(self.path).path)
                 if body is None:
                     return super().send_head()
                 return self.send_bytes(body, "text/html; charset=utf-8")
 
-            def log_message(self, format, *args) -> None:  # the figures, not the request log
-                pass
+            def log_message(self, format, *args) -> None:
+                """Log nothing: the bench prints figures, not the request log."""
 
         handler = functools.partial(Handler, directory=str(root))
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -71,10 +72,12 @@ class BenchSite:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
 
     def __enter__(self) -> BenchSite:
+        """Start serving, on a daemon thread."""
         threading.Thread(target=self.server.serve_forever, name="bench-site", daemon=True).start()
         return self
 
     def __exit__(self, *exc) -> None:
+        """Stop serving and close the port."""
         self.server.shutdown()
         self.server.server_close()
 
@@ -90,8 +93,8 @@ class BenchSite:
             return self.pages[path]
         if path.endswith("/"):
             path += "index.html"
-        file = (ROOT / path.lstrip("/")).resolve()
-        if ROOT not in file.parents or not file.is_file():
+        file = (self.root / path.lstrip("/")).resolve()
+        if self.root.resolve() not in file.parents or not file.is_file():
             return None
         return file.read_bytes()
 
@@ -139,6 +142,17 @@ def record_errors(page) -> list[str]:
     return errors
 
 
+@contextlib.contextmanager
+def fresh_page(browser):
+    """Yield (page, errors): a page in a fresh context (cold cache), closed after, and its console errors."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        yield page, record_errors(page)
+    finally:
+        context.close()
+
+
 def throttle(context, page) -> None:
     """Throttle ``page`` (before it navigates): 9 Mbit/s both ways, 40 ms latency, CPU 4x slower."""
     cdp = context.new_cdp_session(page)
@@ -158,6 +172,7 @@ class WorkerThrottle:
     """
 
     def __init__(self, context, page) -> None:
+        """Throttle ``page`` (before it navigates) and every worker it starts from now on."""
         self.cdp = context.new_cdp_session(page)
         self.cdp.send("Network.enable")
         self.cdp.send("Network.emulateNetworkConditions", THROTTLED_NETWORK)
@@ -170,12 +185,14 @@ class WorkerThrottle:
         self.cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
 
     def _send(self, session: str, method: str, params: dict) -> int:
+        """Send a DevTools call to a worker's session; return the call's id, under which its answer is kept."""
         self.calls += 1
         message = json.dumps({"id": self.calls, "method": method, "params": params})
         self.cdp.send("Target.sendMessageToTarget", {"sessionId": session, "message": message})
         return self.calls
 
     def _attached(self, event: dict) -> None:
+        """Throttle a worker's network as it starts, then let it run."""
         session = event["sessionId"]
         self.workers[session] = event["targetInfo"]["type"]
         self._send(session, "Network.enable", {})
@@ -183,6 +200,7 @@ class WorkerThrottle:
         self._send(session, "Runtime.runIfWaitingForDebugger", {})  # it waited for these settings
 
     def _received(self, event: dict) -> None:
+        """Keep a worker's answer to one of our calls, by its id."""
         message = json.loads(event["message"])
         if "id" in message:
             self.answers[message["id"]] = message
@@ -263,18 +281,16 @@ def cold_load(browser, site: BenchSite, url: str, mark: str, *, ready_attribute:
 
     ``ready_attribute``: the real page; wait for ``html[data-ready="true"]`` first.
     """
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        errors = record_errors(page)
+    with fresh_page(browser) as (page, errors):
         if throttled:
-            throttle(context, page)
+            throttle(page.context, page)
         page.goto(url, timeout=LOAD_TIMEOUT_MS)
         if ready_attribute:
             wait_until_ready(page)
         wait_for_mark(page, mark)
-        figures = load_figures(page, site, mark)
-        figures["errors"] = errors
-        return figures
-    finally:
-        context.close()
+        return {**load_figures(page, site, mark), "errors": errors}
+
+
+def pyscript_files() -> dict:
+    """Return pyscript.toml's [files] table: the lab's worker's files, so ``shufflelab`` imports as in the worker."""
+    return tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))["files"]

@@ -5,8 +5,10 @@ Each case is an answer text as the built-ins' worker receives it: read_answer, t
 (and, for a walk that is accepted, the exact distance and matrix the lab then draws from it), as the service does.
 Every figure is the median of --repeats runs. Run it in CPython, and in Pyodide (the worker's own interpreter):
 
-    .venv/bin/python scripts/bench_answers.py
-    node scripts/pyodide.mjs scripts/bench_answers.py
+    .venv/bin/python scripts/bench/answers.py
+    node scripts/pyodide.mjs scripts/bench/answers.py
+
+It stands alone, apart from the suite's runner: Pyodide in Node has shufflelab but not the bench package.
 """
 
 import itertools
@@ -16,7 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))  # CPython; under Pyodide it is already there
+# CPython: the repository's py/; under Pyodide (__file__ is /main/answers.py) shufflelab is already on the path
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "py"))
 
 from shufflelab.errors import ShuffleLabError  # noqa: E402
 from shufflelab.exact.matrices import position_matrix_from_distribution  # noqa: E402
@@ -27,10 +30,12 @@ SIX = list(itertools.permutations(range(6)))
 
 
 def answer(data: dict) -> str:
+    """Return a sandbox's answer text carrying ``data``, as the built-ins' worker receives it."""
     return json.dumps({"ok": True, "data": data})
 
 
 def walk(probabilities: list) -> str:
+    """Return an answer giving a walk's distribution over the orders of 6 cards, one probability each."""
     return answer({"orders": [[list(order), p] for order, p in zip(SIX, probabilities)], "seconds": 0.1})
 
 
@@ -70,6 +75,7 @@ def read(text: str, n: int) -> str:
 
 
 def main() -> None:
+    """Print, for each case, the median time to read it and what came of it."""
     repeats = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else 5
     print(f"{sys.implementation.name} {sys.version.split()[0]} on {sys.platform}, medians of {repeats}")
     for name, (text, n) in CASES.items():
