@@ -18,7 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench.browser import launch  # noqa: E402  (scripts/ is put on the path just above)
-
 from serve import make_server  # noqa: E402
 
 IMAGES = ROOT / "docs" / "images"
