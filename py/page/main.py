@@ -9,7 +9,7 @@ from pyscript import document
 
 # inside another site's frame static/js/startup-watch.js has said so: nothing here runs, no control works
 if document.documentElement.getAttribute("data-ready") != "framed":
-    from page import app
+    from page import app  # only outside another site's frame
 
     app.start()
     from page import custom_view, lab_client, lab_view, play_view, workers  # (after the first deal, on purpose)

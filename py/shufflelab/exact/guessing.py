@@ -31,11 +31,13 @@ import math
 from fractions import Fraction
 from itertools import permutations
 
+from ..algorithms import riffle_gsr
 from ..errors import ShuffleLabError
 from ..riffles import count_rising
 from ..tally.fast_rng import FastRng
 from .matrices import matrix_power, riffle_gsr_pass_matrix
 from .posterior import Shown, best_next
+from .reports import fraction_text
 
 FEEDBACKS = ("none", "full")
 MAX_ENUMERATED_CARDS = 8  # 8! = 40,320 orders, about 0.2 s
@@ -225,8 +227,6 @@ class FeedbackSimulation:
 
     def add(self, count: int = 1) -> None:
         """Play the best strategy on ``count`` more sampled decks."""
-        from ..algorithms import riffle_gsr
-
         for _ in range(count):
             score = play_best(riffle_gsr(range(self.n), self.rng, passes=self.k), self.k)
             self.samples += 1
@@ -288,8 +288,6 @@ def guess_start(n: int, k: int, feedback: str, seed: str | None = None) -> tuple
     The report is ``guess_report``'s; a simulation's decks come from the tally's generator
     seeded by ``seed``, and ``simulation.report_fields()`` completes the report at any point.
     """
-    from .reports import fraction_text
-
     _check_feedback(feedback)
     limit = MAX_NO_FEEDBACK_CARDS if feedback == "none" else MAX_SIMULATED_CARDS
     _check(n, k, limit, f"the guessing game {'with' if feedback == 'full' else 'without'} feedback")

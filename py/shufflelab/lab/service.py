@@ -456,7 +456,7 @@ class LabService:
 
 def _guessing():
     """The guessing game's module, imported at its first use: the lab's start imports only what Start needs."""
-    from ..exact import guessing
+    from ..exact import guessing  # lazily: see the docstring
 
     return guessing
 
