@@ -288,7 +288,7 @@ def render_view(view: str) -> None:
     for node in document.querySelectorAll(".deal-only"):
         node.hidden = view != "deal"
     show("controls", view != "play")  # the game needs none of the algorithm's form
-    document.documentElement.dataset.view = view  # what static/js/startup-watch.js set before Python ran
+    document.documentElement.dataset.view = view  # what static/js/view.js set before the first paint
 
 
 def share_url(current: Link) -> str:

@@ -1,6 +1,5 @@
-// If Python never gets the page ready, say so instead of "Loading Python…" forever. And before the first
-// paint, show the view the link asks for (html[data-view]), so a link to the lab does not paint the deal's
-// form first and then take it away (a layout shift); page/deal_view.py's render_view keeps it up to date.
+// If Python never gets the page ready, say so instead of "Loading Python…" forever (static/js/view.js, in <head>,
+// shows the view the link asks for before the first paint).
 // py/app.py sets html[data-ready="true"] and its own status ("dealing" first while a long shuffle
 // of the link's deal goes on in slices); this only reports failure.
 //
@@ -37,9 +36,6 @@
     }
   }
   var TIMEOUT_MS = 90000;
-  // link.py reads `view` the same way: the first one wins, anything but "lab" or "play" is the deal
-  var asked = new URLSearchParams(location.search).get("view");
-  root.dataset.view = asked === "lab" || asked === "play" ? asked : "deal";
   function failed(message) {
     if (root.dataset.ready === "true" || root.dataset.ready === "dealing" || root.dataset.ready === "framed") return;
     root.dataset.ready = "error";

@@ -139,8 +139,10 @@ MAX_CLS = 0.1
 
 
 def layout_shift(page) -> tuple[float, list]:
+    """Return every shift's sum, and the shifts. This test gives no input, yet Chromium marked the phone's early shifts
+    as following one (hadRecentInput) when they came soon enough, which hid a 0.26 shift in quiet runs: all count."""
     shifts = page.evaluate("window.__shifts")
-    return sum(s["value"] for s in shifts if not s["input"]), shifts
+    return sum(s["value"] for s in shifts), shifts
 
 
 # when Python fills the page relative to the first paints decides the shifts: beside another browser (and a
