@@ -21,7 +21,8 @@ can run it; every likelihood is an exact ratio of integers and compared as one.
 
 import math
 
-from .errors import ShuffleLabError
+from .errors import ShuffleLabError, quoted
+from .lab.words import number_words
 
 LOG10_2 = 0.30102999566398120
 
@@ -39,10 +40,14 @@ DISTANCE_MEANINGS = (
      "how much less likely than under a perfect shuffle the least likely order can be: every order "
      "keeps at least 1 - separation of its fair chance, and separation is never below total variation"),
     ("kl", "Kullback-Leibler divergence",
-     "the expected log-gain per deck, in bits (each bit doubles the stake; multiply by ln 2 for nats), of a "
+     "the expected log-gain per deck, in bits (each bit doubles the stake), of a "
      "bettor who knows the shuffle "
      "and spreads their whole stake over the orders in proportion to their chances, at fair uniform odds"),
 )
+
+
+# The suits as the page draws them (and their outline forms), read as the codes' letters: "A♣" is "AC"
+SUIT_SYMBOLS = (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"), ("♧", "C"), ("♢", "D"), ("♡", "H"), ("♤", "S"))
 
 
 class OrderError(ShuffleLabError):
@@ -58,7 +63,8 @@ def deck_codes(deck) -> dict:
 def parse_order(text: str, deck) -> list:
     """Return the card ids of an order typed as codes, top card first ('AS 0H 2C', spaces or commas).
 
-    Codes are cards.py's (rank then suit, ``0`` or ``10`` for ten), in any case. Raises
+    Codes are cards.py's (rank then suit, ``0`` or ``10`` for ten), in any case, the suit a letter or the symbol the
+    page draws ('A♣', '10♥'). Raises
     OrderError naming the first problem: an unknown code, a repeated card, or missing cards.
     """
     codes = deck_codes(deck)
@@ -69,12 +75,14 @@ def parse_order(text: str, deck) -> list:
     seen = {}
     for place, token in enumerate(tokens, 1):
         code = token.upper()
+        for symbol, letter in SUIT_SYMBOLS:
+            code = code.replace(symbol, letter)
         if code.startswith("10"):
             code = "0" + code[2:]
         card = codes.get(code)
         if card is None:
-            raise OrderError("card %d, %r, is not a card of %s (codes are rank then suit: AS, 0H or 10H, KC)"
-                             % (place, token, deck.describe()))
+            raise OrderError("card %d, %s, is not a card of %s (codes are rank then suit: AS, 0H or 10H, KC, or A♠)"
+                             % (place, quoted(token, 24), deck.describe()))
         if card in seen:
             raise OrderError("%s is given twice (cards %d and %d)" % (code, seen[card], place))
         seen[card] = place
@@ -215,18 +223,8 @@ def verdict_sentence(result: dict) -> str:
         return "Not shuffled at all: this is new-deck order (1 rising sequence)."
     span = "%d" % low if low == high else "%d to %d" % (low, high)
     riffles = "riffle" if low == high == 1 else "riffles"
-    times = _times(-result["uniform_log10_vs_best"])
+    times = number_words(-result["uniform_log10_vs_best"])
     return ("Not shuffled enough: %s, which looks like %s %s (the most likely %d); a perfectly shuffled deck is "
             "%s times less likely to give this order." % (sequences, span, riffles, result["best_k"], times))
 
 
-def _times(log10_value: float) -> str:
-    """Return 10^log10_value for a sentence: '340', '12 thousand', '3.1e+52'."""
-    if log10_value < 3:
-        return "%d" % round(10 ** log10_value)
-    if log10_value < 6:
-        return "%d thousand" % round(10 ** (log10_value - 3))
-    if log10_value < 9:
-        return "%d million" % round(10 ** (log10_value - 6))
-    whole = int(log10_value)
-    return "%.1fe%d" % (10 ** (log10_value - whole), whole)

@@ -7,6 +7,7 @@ Prints "portable: N passed, M failed".
 
 from page.lab_model import LabModel, ProgressClock, config_name, distance_text, sampling_noise
 from shufflelab.lab.protocol import ExactStatus, Snapshot
+from shufflelab.lab.words import lab_card, place_words
 from shufflelab.link import read_link
 
 results = []
@@ -45,4 +46,7 @@ check("distance", distance_text(ExactStatus(True, distance=[2285 / 23328, "2285/
       == " Exact distance to uniform (total variation): 0.0980 (2285/23328).")
 check("tiny distance", distance_text(ExactStatus(True, distance=[1 / 40320, "1/40320"]), None)
       == " Exact distance to uniform (total variation): 2.48e-05 (1/40320).")
+check("places", [place_words(p, 12) for p in (0, 1, 2, 10, 11)]
+      == ["on top", "2nd from the top", "3rd from the top", "11th from the top", "at the bottom"])
+check("cards", lab_card(5, 52) == "6♣" and lab_card(2, 10) == "the card that started 3rd from the top")
 print("portable: %d passed, %d failed" % (results.count(True), results.count(False)))

@@ -123,8 +123,16 @@ def test_parse_order_reads_codes_in_any_case_and_ten_either_way():
     assert riffles.parse_order(text.replace(" ", ", ", 3), deck) == list(range(52))
 
 
+def test_parse_order_reads_the_suit_symbols_the_page_draws():
+    deck = standard_deck()
+    labels = [deck.card(card).label for card in range(52)]  # "A♣" … "10♣" … "K♠", as the page shows them
+    assert riffles.parse_order(" ".join(labels), deck) == list(range(52))
+    assert riffles.parse_order(" ".join(reversed(labels)).replace("♠", "♤"), deck) == list(reversed(range(52)))
+
+
 @pytest.mark.parametrize("text, named", [
     ("", "no cards given"),
+    ("AC " + "9" * 300, "card 2, '" + "9" * 23 + "…', is not a card of"),  # shortened: it is quoted on a phone
     ("AC 2C ZZ", "card 3, 'ZZ', is not a card of 1 standard pack"),
     ("AC 2C AC", "AC is given twice (cards 1 and 3)"),
     ("AC 2C 3C", "3 cards given, 1 standard pack (52 cards) has 52: missing 4C 5C"),

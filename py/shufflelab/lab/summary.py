@@ -1,8 +1,8 @@
 """What the bias lab shows about a tally: one plain verdict sentence, the figures behind it, the fixed-point bars.
 
 The plain sentence (``sentence``) says what was found in words a player reads at a glance
-("Biased: card 0 ends at position 0 36% more often than a perfect shuffle would, more than
-chance can explain."); ``detail`` is the test's own sentence, with its p-value and
+("Biased: A♣ ends up on top 36% more often than a perfect shuffle would, more than chance
+can explain."), naming cards and places as a player does (``words``); ``detail`` is the test's own sentence, with its p-value and
 threshold, and ``figures`` every statistic. The page shows the sentence first and the rest
 one click away; ``tally`` and ``audit`` print them in the same order (``report``).
 """
@@ -14,14 +14,16 @@ from ..stats.fixed_points import BARS as FIXED_POINT_BARS
 from ..stats.fixed_points import fixed_point_report
 from ..stats.positions import position_report
 from ..stats.verdicts import LEVELS, format_p
+from .words import lab_card, place_words
 
 
 def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
-              exact_matrix: Sequence[Sequence[float]] | None = None, model_gap: str = "") -> dict:
+              exact_matrix: Sequence[Sequence[float]] | None = None, model_gap: str = "", drew: bool = True) -> dict:
     """Return the lab's verdict, its figures and the fixed-point bars, as plain data.
 
     The verdict is the stronger of the position test and the fixed-point test; each has
     the 1e-9 threshold, so by the union bound their false-alarm rate at most doubles.
+    A shuffle that never drew from rng (``drew`` false: the user's) is told so in the sentence, before any figure.
     """
     positions = position_report(tally, exact_matrix, model_gap)
     fixed = fixed_point_report(fixed_points)
@@ -30,7 +32,8 @@ def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
         strongest = positions["verdict"]  # say nothing until the position test can speak
     return {
         "verdict": strongest["level"],
-        "sentence": plain_sentence(strongest, positions, fixed),
+        "sentence": plain_sentence(strongest, positions, fixed) if drew or not positions["trials"] else
+        never_drew_sentence(strongest["level"], tally),
         "detail": _sentence(strongest["text"]),
         "figures": _figures(positions, fixed),
         "fixed_points": _fixed_point_bars(fixed),
@@ -61,24 +64,36 @@ def plain_sentence(strongest: dict, positions: dict, fixed: dict) -> str:
     return f"Suspicious: {finding}; not yet enough to call it biased, so keep shuffling."
 
 
+def never_drew_sentence(level: str, tally: Sequence[Sequence[int]]) -> str:
+    """Say plainly that the user's shuffle never called rng: the same order every time when the counts show it, else
+    orders from something the lab cannot replay; the verdict's word stays first."""
+    lead = {"biased": "Biased:", "suspicious": "Suspicious:", "no-bias": "Looks fair, but"}.get(level, "Too early to tell:")
+    trials = sum(tally[0]) if tally else 0
+    if all(trials in row for row in tally):
+        return lead + " your shuffle never called rng, so it gives the same order every time."
+    return (lead + " your shuffle never called rng, so its orders come from something the lab cannot replay or walk; "
+            "draw from rng.below(m) or rng.random() instead.")
+
+
 def _cell_finding(deviation: dict, n: int, trials: int) -> tuple[str, bool]:
     """Say how often the cell farthest from uniform was hit against a perfect shuffle, and whether that alone is
     proof (a cell never hit in shuffles enough to expect it many times)."""
-    card, position, observed = deviation["card"], deviation["position"], deviation["observed"]
+    card, place = lab_card(deviation["card"], n), place_words(deviation["position"], n)
+    observed = deviation["observed"]
     if observed == 0:
-        return (f"card {card} never ended at position {position} in {trials:,} shuffles, where a perfect shuffle "
-                f"puts it there 1 time in {n}"), True
-    return (f"card {card} ends at position {position} {how_often(observed / deviation['expected'])} than a "
-            f"perfect shuffle would"), False
+        return (f"{card} never ended up {place} in {trials:,} shuffles, where a perfect shuffle puts it there "
+                f"1 time in {n}"), True
+    return f"{card} ends up {place} {how_often(observed / deviation['expected'])} a perfect shuffle would", False
 
 
 def how_often(ratio: float) -> str:
-    """Say a ratio of observed to expected in words: '36% more often', '2.5 times as often', '12% less often'."""
+    """Compare a ratio of observed to expected in words, up to the word before the perfect shuffle: '36% more often
+    than', '2.5 times as often as', '12% less often than'."""
     if ratio >= 2:
-        return f"{ratio:.1f} times as often" if ratio < 10 else f"{ratio:.0f} times as often"
+        return (f"{ratio:.1f}" if ratio < 10 else f"{ratio:.0f}") + " times as often as"
     change = abs(ratio - 1) * 100
     shown = f"{change:.0f}%" if change >= 1 else f"{change:.1f}%"
-    return f"{shown} {'more' if ratio > 1 else 'less'} often"
+    return f"{shown} {'more' if ratio > 1 else 'less'} often than"
 
 
 def _fixed_point_finding(fixed: dict) -> tuple[str, bool]:
@@ -102,9 +117,13 @@ def heat_summary(tally: Sequence[Sequence[int]]) -> str:
         return "Nothing counted yet: every cell is grey."
     cells = [(count * n / trials, card, position) for card, row in enumerate(tally) for position, count in enumerate(row)]
     high, low = max(cells), min(cells)
-    return ("Most over-represented: card %d at position %d, %.2f× as often as uniform. "
-            "Most under-represented: card %d at position %d, %.2f× as often as uniform." % (
-                high[1], high[2], high[0], low[1], low[2], low[0]))
+    return "Most over-represented: %s. Most under-represented: %s." % (_cell_words(high, n), _cell_words(low, n))
+
+
+def _cell_words(cell: tuple, n: int) -> str:
+    """Say a heat-map cell (ratio to uniform, card, position) in a player's words, with its ratio."""
+    ratio, card, position = cell
+    return "%s %s, %.2f× as often as uniform" % (lab_card(card, n), place_words(position, n), ratio)
 
 
 def _strength(level: str) -> int:

@@ -4,8 +4,10 @@ import math
 
 import pytest
 
+from shufflelab.cards import standard_deck
 from shufflelab.exact.matrices import position_matrix
 from shufflelab.lab.summary import summarize
+from shufflelab.lab.words import place_words
 from shufflelab.tally import Tally
 
 
@@ -67,8 +69,8 @@ def test_the_heat_map_in_words_names_its_extreme_cells():
 
     tally = [[6, 2, 2], [2, 6, 2], [2, 2, 6]]  # the identity shows through: 1.8× on the diagonal
     assert heat_summary(tally) == (
-        "Most over-represented: card 2 at position 2, 1.80× as often as uniform. "
-        "Most under-represented: card 0 at position 1, 0.60× as often as uniform.")
+        "Most over-represented: the card that started at the bottom at the bottom, 1.80× as often as uniform. "
+        "Most under-represented: the card that started on top 2nd from the top, 0.60× as often as uniform.")
     assert heat_summary([[0, 0], [0, 0]]) == "Nothing counted yet: every cell is grey."
 
 
@@ -87,16 +89,18 @@ def test_a_biased_shuffle_names_the_cell_farthest_from_uniform():
     t = tally_of("swap-any", 52, 20_000)
     summary = summarize(t.counts, t.fixed_points)
     worst = max((count, card, position) for card, row in enumerate(t.counts) for position, count in enumerate(row))
-    percent = round((worst[0] * 52 / 20_000 - 1) * 100)
-    assert summary["sentence"] == (f"Biased: card {worst[1]} ends at position {worst[2]} {percent}% more often than a "
-                                   f"perfect shuffle would, more than chance can explain.")
+    ratio = worst[0] * 52 / 20_000
+    face, place = standard_deck().card(worst[1]).label, place_words(worst[2], 52)
+    times = f"{round((ratio - 1) * 100)}% more often than" if ratio < 2 else f"{ratio:.1f} times as often as"
+    assert summary["sentence"] == (f"Biased: {face} ends up {place} {times} a perfect shuffle would, more than chance "
+                                   f"can explain.")
     assert summary["detail"].startswith("Biased: p ≈ 1e-") and "threshold 1e-9" in summary["detail"]
 
 
 def test_a_cell_never_reached_is_said_as_never():
     t = tally_of("fisher-yates-off-by-one", 8, 2_000)
     summary = summarize(t.counts, t.fixed_points)
-    assert summary["sentence"].startswith("Biased: card ") and "never ended at position" in summary["sentence"]
+    assert summary["sentence"].startswith("Biased: the card that started ") and " never ended up " in summary["sentence"]
     assert summary["sentence"].endswith("in 2,000 shuffles, where a perfect shuffle puts it there 1 time in 8.")
 
 
@@ -108,8 +112,8 @@ def test_a_suspicious_verdict_says_what_it_saw_and_to_keep_shuffling():
                  "deviation": {"card": 3, "position": 0, "observed": 600, "expected": 500.0, "percent": 20.0}}
     fixed = {"verdict": {"level": "no-bias", "text": ""}, "trials": 5_000, "observed": [1] * 11, "mean_observed": 1.0}
     assert plain_sentence(positions["verdict"], positions, fixed) == (
-        "Suspicious: card 3 ends at position 0 20% more often than a perfect shuffle would; not yet enough to call it "
-        "biased, so keep shuffling.")
+        "Suspicious: the card that started 4th from the top ends up on top 20% more often than a perfect shuffle "
+        "would; not yet enough to call it biased, so keep shuffling.")
     fixed = {"verdict": {"level": "suspicious", "text": ""}, "trials": 5_000, "observed": [1] * 11, "mean_observed": 1.2}
     positions["verdict"] = {"level": "no-bias", "text": ""}
     assert plain_sentence(fixed["verdict"], positions, fixed).startswith(
@@ -117,8 +121,8 @@ def test_a_suspicious_verdict_says_what_it_saw_and_to_keep_shuffling():
 
 
 @pytest.mark.parametrize("ratio, words", [
-    (1.36, "36% more often"), (0.64, "36% less often"), (1.004, "0.4% more often"), (2.5, "2.5 times as often"),
-    (12.0, "12 times as often"),
+    (1.36, "36% more often than"), (0.64, "36% less often than"), (1.004, "0.4% more often than"),
+    (2.5, "2.5 times as often as"), (6.5, "6.5 times as often as"), (12.0, "12 times as often as"),
 ])
 def test_how_often_says_a_ratio_in_words(ratio, words):
     from shufflelab.lab.summary import how_often
@@ -128,3 +132,13 @@ def test_how_often_says_a_ratio_in_words(ratio, words):
 
 def test_a_deck_of_one_card_is_fair():
     assert summarize([[7]], [0, 7])["sentence"] == "Fair: a deck of one card cannot be biased."
+
+
+def test_a_shuffle_that_never_drew_from_rng_is_told_so_before_any_figure():
+    same = [[10 if card == position else 0 for position in range(4)] for card in range(4)]  # 10 shuffles, one order
+    summary = summarize(same, [0, 0, 0, 0, 10], drew=False)
+    assert summary["sentence"] == "Biased: your shuffle never called rng, so it gives the same order every time."
+    varied = [[25] * 4 for _ in range(4)]
+    sentence = summarize(varied, [37, 37, 19, 0, 7], drew=False)["sentence"]
+    assert sentence.startswith("Looks fair, but your shuffle never called rng, so its orders come from something")
+    assert summarize(varied, [37, 37, 19, 0, 7])["sentence"].startswith("Fair so far: after 100 shuffles")
