@@ -14,6 +14,7 @@ after 10 s), never in the built-ins' worker; in the CLI it is the user's own fil
 ``time_limit``. CPython and Pyodide only.
 """
 
+import ast
 import builtins
 import inspect
 import signal
@@ -52,13 +53,15 @@ class _TimedOut(BaseException):
 
 
 class Rng:
-    """What a user's shuffle draws from: ``below(m)`` and ``random()``, with their arguments checked, and nothing else."""
+    """What a user's shuffle draws from: ``below(m)`` and ``random()``, with their arguments checked, and nothing else;
+    the first draw marks its shuffle as one that draws (``CustomShuffle.drew``)."""
 
-    __slots__ = ("_below", "_random")
+    __slots__ = ("_below", "_random", "_owner")
 
-    def __init__(self, source) -> None:
+    def __init__(self, source, owner) -> None:
         self._below = source.below
         self._random = source.random
+        self._owner = owner
 
     def below(self, m):
         """Return an unbiased whole number in [0, m); m must be a whole number from 1 to 2**32."""
@@ -66,10 +69,12 @@ class Rng:
             raise TypeError("rng.below(m) needs a whole number m, not %s" % _shown(m))
         if not 1 <= m <= WORD_SPAN:
             raise ValueError("rng.below(m) needs 1 <= m <= 2**32, not %s" % _shown(m))
+        self._owner.drew = True
         return self._below(m)
 
     def random(self):
         """Return a float in [0, 1)."""
+        self._owner.drew = True
         return self._random()
 
 
@@ -81,6 +86,7 @@ class CustomShuffle:
         self.lines = _source_lines(source)
         self.filename = filename
         self.name = filename  # what the exact walk calls it in its messages
+        self.drew = False  # whether any call so far drew from rng: one that never does is told so, before any figure
         self._deck_key = None
         self._deck_counts = Counter()
 
@@ -91,7 +97,7 @@ class CustomShuffle:
         """Return the user's order of ``cards``; raise CustomCodeError if their code fails or returns anything else."""
         deck = list(cards)
         try:
-            result = self.function(list(deck), Rng(rng))
+            result = self.function(list(deck), Rng(rng, self))
         except _TimedOut as error:
             raise TimeLimitExceeded(_time_limit_message(error, self.lines, self.filename)) from None
         except (Exception, SystemExit) as error:  # SystemExit: exit() in the code must not end the CLI or the worker
@@ -139,6 +145,7 @@ def compile_shuffle(source: str, filename: str = DEFAULT_FILENAME) -> CustomShuf
         raise CustomCodeError(_syntax_message(error, lines)) from None
     except ValueError as error:  # null bytes, on Python 3.11
         raise CustomCodeError("the code cannot be compiled: %s" % _detail(error)) from None
+    _refuse_other_randomness(source, lines)
     namespace = {"__name__": MODULE_NAME, "__builtins__": builtins}
     try:
         exec(code, namespace)
@@ -153,6 +160,28 @@ def compile_shuffle(source: str, filename: str = DEFAULT_FILENAME) -> CustomShuf
         raise CustomCodeError("shuffle is %s, not a function shuffle(cards, rng)" % _a_type(function))
     _check_signature(function, lines, filename)
     return CustomShuffle(function, source, filename)
+
+
+# modules whose randomness the lab can neither replay (a tally seed) nor walk (every path of rng.below): a shuffle that
+# draws from them would show a fair-looking tally beside an exact answer that contradicts it
+OTHER_RANDOMNESS = ("random", "secrets", "os", "numpy")
+
+
+def _refuse_other_randomness(source: str, lines: list) -> None:
+    """Raise CustomCodeError, quoting the line, if the code imports a module of ``OTHER_RANDOMNESS``: the rule is that
+    randomness comes from rng alone. A rule of the lab, said plainly, not a wall: the sandbox is the wall."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        for top in (name.split(".")[0] for name in names):
+            if top in OTHER_RANDOMNESS:
+                raise CustomCodeError(_quoted_line(lines, node.lineno) + "import %s: draw from rng instead (rng.below(m), "
+                                      "rng.random()), the one source the lab can replay to count your shuffle and walk "
+                                      "to answer it exactly" % top)
 
 
 def custom_entry(shuffle: CustomShuffle, algorithm_id: str = CUSTOM_ID) -> catalog.Algorithm:

@@ -187,6 +187,29 @@ def test_code_that_cannot_give_a_shuffle_is_one_line_quoting_its_line(source, me
     assert str(refused.value) == message
 
 
+@pytest.mark.parametrize("source, line", [
+    ("import random\ndef shuffle(cards, rng):\n    random.shuffle(cards)\n    return cards\n", 'line 1: "import random"'),
+    ("def shuffle(cards, rng):\n    from secrets import randbelow\n    return cards\n",
+     'line 2: "from secrets import randbelow"'),
+    ("import os.path\ndef shuffle(cards, rng):\n    return cards\n", 'line 1: "import os.path"'),
+    ("import math, numpy as np\ndef shuffle(cards, rng):\n    return cards\n", 'line 1: "import math, numpy as np"'),
+], ids=["random", "secrets", "os", "numpy"])
+def test_code_that_imports_another_source_of_randomness_is_told_the_rule_in_one_line(source, line):
+    with pytest.raises(CustomCodeError) as refused:
+        compile_shuffle(source)
+    said = str(refused.value)
+    assert said.startswith(line + " – import ") and "draw from rng instead" in said and "\n" not in said
+
+
+def test_a_shuffle_that_never_draws_from_rng_is_known_as_such():
+    still = compile_shuffle("import math\ndef shuffle(cards, rng):\n    return cards[::-1]\n")
+    assert still(list(range(5)), StreamRng("x")) == [4, 3, 2, 1, 0] and not still.drew
+    drawing = compile_shuffle(FISHER_YATES)
+    assert not drawing.drew
+    drawing(list(range(5)), StreamRng("x"))
+    assert drawing.drew
+
+
 def test_a_null_byte_is_one_line_on_any_python():
     with pytest.raises(CustomCodeError, match=r"null bytes$") as refused:
         compile_shuffle("x = 1\0\n")

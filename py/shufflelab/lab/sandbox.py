@@ -99,7 +99,8 @@ class SandboxService:
         self.batch, spent = run_paced(tally, seconds, self.batch, None if up_to is None else int(up_to))
         self.busy_seconds += spent
         return {"n": tally.n, "trials": tally.trials, "counts": [count for row in tally.counts for count in row],
-                "fixed_points": list(tally.fixed_points), "busy_seconds": self.busy_seconds}
+                "fixed_points": list(tally.fixed_points), "busy_seconds": self.busy_seconds,
+                "drew": bool(catalog.get(CUSTOM_ID).port.drew)}
 
     def walk_step(self, milliseconds: int) -> dict:
         """Walk every path of the user's shuffle for about ``milliseconds``; answer the fraction covered, or, once
@@ -204,6 +205,14 @@ def read_counts(data: dict, n: int) -> tuple:
     return trials, counts, fixed, read_seconds(data, "busy_seconds")
 
 
+def read_drew(data: dict) -> bool:
+    """Return whether the user's shuffle has drawn from rng, from a run_for answer (absent: it has, as before)."""
+    drew = data.get("drew", True)
+    if type(drew) is not bool:
+        raise ShuffleLabError("drew must be true or false")
+    return drew
+
+
 def read_distribution(data: dict, n: int) -> dict:
     """Return {order: Fraction} from a finished walk_step answer, if every order is one of 0..n-1 and the
     probabilities are positive and add up to exactly 1, within the digit and arithmetic limits (checked before
@@ -276,7 +285,8 @@ class AdoptedTally:
         self.trials = 0
         self.counts = [[0] * n for _ in range(n)]
         self.fixed_points = [0] * (n + 1)
+        self.drew = True  # whether the user's shuffle drew from rng (the sandbox says)
 
-    def adopt(self, trials: int, counts: list, fixed_points: list) -> None:
+    def adopt(self, trials: int, counts: list, fixed_points: list, drew: bool = True) -> None:
         """Replace the counts with checked ones (the sandbox answers its running totals)."""
-        self.trials, self.counts, self.fixed_points = trials, counts, fixed_points
+        self.trials, self.counts, self.fixed_points, self.drew = trials, counts, fixed_points, drew

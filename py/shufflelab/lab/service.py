@@ -33,6 +33,7 @@ from .sandbox import (
     read_answer,
     read_counts,
     read_distribution,
+    read_drew,
     read_progress,
     read_seconds,
     run_paced,
@@ -104,8 +105,9 @@ class Session:
 
     def adopt_counts(self, text: str) -> None:
         """Take the counts of the user's shuffle from a sandbox answer, once they are checked to be consistent."""
-        trials, counts, fixed_points, seconds = read_counts(read_answer(text), self.n)
-        self.tally.adopt(trials, counts, fixed_points)
+        data = read_answer(text)
+        trials, counts, fixed_points, seconds = read_counts(data, self.n)
+        self.tally.adopt(trials, counts, fixed_points, read_drew(data))
         self.busy_seconds = seconds
 
     def adopt_walk(self, text: str) -> None:
@@ -252,7 +254,11 @@ class Session:
         """Return the lab's verdict, figures and fixed-point bars for counts of this session's tally (``summarize``
         with its exact matrix): what a snapshot shows, and what the command line prints for counts it split."""
         return summarize(counts, fixed_points, self.matrix,
-                         "" if self.external else catalog.get(self.algo).model_gap(self.n))
+                         "" if self.external else catalog.get(self.algo).model_gap(self.n), self.drew())
+
+    def drew(self) -> bool:
+        """Whether the shuffle tallied has drawn from rng (a built-in always does; the user's shuffle says)."""
+        return self.tally.drew if self.external else getattr(catalog.get(self.algo).port, "drew", True)
 
     def snapshot(self, view: str) -> Snapshot:
         """Return the counts, rate, statistics and heat-map pixels for ``view``."""

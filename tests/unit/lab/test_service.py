@@ -240,6 +240,23 @@ def test_the_users_code_runs_in_the_sandbox_and_the_lab_draws_what_it_counted(la
     assert snapshot.drawn == "difference" and snapshot.summary["verdict"] == "biased"  # swap-any: 2,000 are plenty
 
 
+def test_code_that_never_calls_rng_is_told_so_before_any_figure(lab):
+    sandbox = SandboxService()
+    protocol.read(lab.adopt_code(in_sandbox(sandbox, "compile", "def shuffle(cards, rng):\n    return cards[::-1]\n")),
+                  CodeReady)
+    configure(lab, "custom", 5)
+    in_sandbox(sandbox, "configure", 5, "still")
+    counted = {"trials": 0}
+    while counted["trials"] < 500:
+        counted = json.loads(in_sandbox(sandbox, "run_for", 200, 500))["data"]
+    assert counted["drew"] is False
+    snapshot = protocol.read(lab.adopt_counts(json.dumps({"ok": True, "data": counted}), "observed"), Snapshot)
+    assert snapshot.summary["sentence"] == "Biased: your shuffle never called rng, so it gives the same order every time."
+    counted["drew"] = "no"  # whatever the sandbox says is read by trusted code: a flag is true or false
+    with pytest.raises(ProtocolError, match="drew must be true or false"):
+        protocol.read(lab.adopt_counts(json.dumps({"ok": True, "data": counted}), "observed"), Snapshot)
+
+
 def test_the_trusted_service_runs_no_code_and_tallies_no_custom_shuffle_itself(lab):
     assert not hasattr(lab, "use_code") and "use_code" not in service.EXPORTS
     configure(lab, "custom", 7)
