@@ -259,23 +259,32 @@ SHELF_PASSES = Param("rounds", "Rounds through the machine", 1, 1, 10)
 REPETITIONS = Param("repetitions", "Repetitions", 15000, 1, 100000)
 NINE_CARDS = ((9, None, 9000),)  # the usual seeded tally against the matrix: 9 cards, 9,000 shuffles
 
+# The four articles the project started from, named in full where an algorithm cites one (never "seed 001", which
+# reads like the page's Seed field); docs/reference/sources.md says more of each.
+ARTICLE_000 = '"Shuffle a Deck of Cards" (a JavaScript blog post, 2019)'
+ARTICLE_001 = 'Tuan Pham-Barnes, "The Javascript Shuffle" (The Startup, 2019)'
+ARTICLE_002 = '"Shuffling the deck of cards" (a JavaScript blog post)'
+ARTICLE_003 = "a C card-shuffling write-up (srand/rand)"
+
 ALGORITHMS = tuple(register(entry) for entry in (
     Algorithm(
-        "fisher-yates", "Fisher–Yates (Durstenfeld)", "seed 000 (Durstenfeld 1964)",
+        "fisher-yates", "Fisher–Yates (Durstenfeld)", ARTICLE_000 + ", after Durstenfeld (1964)",
         "Swap a random unshuffled card with the last unshuffled one; every order equally likely.",
         UNBIASED, algorithms.fisher_yates,
         matrix="exact.matrices:fisher_yates",
         kernel="tally.kernels:fisher_yates_block", tallies=NINE_CARDS, builtin=True,
     ),
     Algorithm(
-        "splice", "Fisher–Yates by splicing", "seed 001, spliceShuffle",
-        "Pull a random unshuffled card out and splice it back in after them; fair but O(n²).",
+        "splice", "Fisher–Yates by splicing", ARTICLE_001 + ": spliceShuffle",
+        "Pull a random unshuffled card out and splice it back in after them; fair, but slow on big decks: its work "
+        "grows with the square of their size.",
         UNBIASED, algorithms.splice,
         matrix="exact.matrices:splice", tallies=NINE_CARDS, builtin=True,
     ),
     Algorithm(
-        "stack", "Fisher–Yates as a stack", "seed 001, stackShuffle",
-        "Pull a random unshuffled card out and push it on the end; fair but O(n²).",
+        "stack", "Fisher–Yates as a stack", ARTICLE_001 + ": stackShuffle",
+        "Pull a random unshuffled card out and push it on the end; fair, but slow on big decks: its work grows with "
+        "the square of their size.",
         UNBIASED, algorithms.stack,
         matrix="exact.matrices:stack", tallies=NINE_CARDS, builtin=True,
     ),
@@ -297,14 +306,14 @@ ALGORITHMS = tuple(register(entry) for entry in (
         test_params={"passes": 2}, walk=({"passes": 2}, 3), tallies=((9, {"passes": 2}, 9000),), builtin=True,
     ),
     Algorithm(
-        "fisher-yates-off-by-one", "Fisher–Yates off by one (Sattolo)", "seed 001, Math.floor(Math.random() * index)",
+        "fisher-yates-off-by-one", "Fisher–Yates off by one (Sattolo)", ARTICLE_001 + ": Math.floor(Math.random() * index)",
         "Picks the swap partner only below the current card, so no card can stay: only cyclic orders come out.",
         BIASED, algorithms.fisher_yates_off_by_one,
         matrix="exact.matrices:off_by_one",
         kernel="tally.kernels:fisher_yates_off_by_one_block", tallies=NINE_CARDS, builtin=True,
     ),
     Algorithm(
-        "naive-pairs", "Swap random pairs", "seed 001, naiveShuffle",
+        "naive-pairs", "Swap random pairs", ARTICLE_001 + ": naiveShuffle",
         "n swaps of two random positions; some cards never move, so the start order shows through.",
         BIASED, algorithms.naive_pairs,
         orders="exact.orders:naive_pairs", matrix="exact.matrices:naive_pairs",
@@ -312,7 +321,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         kernel="tally.kernels:naive_pairs_block", walk=(None, 3), tallies=NINE_CARDS, builtin=True,
     ),
     Algorithm(
-        "swap-any", "Swap with any position", "seed 001, altNaiveShuffle",
+        "swap-any", "Swap with any position", ARTICLE_001 + ": altNaiveShuffle",
         "Swap each card with any position; n^n equally likely paths cannot spread evenly over n! orders.",
         BIASED, algorithms.swap_any,
         orders="exact.orders:swap_any", matrix="exact.matrices:swap_any",
@@ -320,7 +329,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         kernel="tally.kernels:swap_any_block", walk=(None, 5), tallies=NINE_CARDS, builtin=True,
     ),
     Algorithm(
-        "c-rand", "C rand() % n", "seed 003 (C, srand/rand)",
+        "c-rand", "C rand() % n", ARTICLE_003,
         "Swap card i with rand() % n: the swap-any bias, modulo bias, and a 32-bit seed that reaches at most 2^32 orders.",
         BIASED, algorithms.c_rand,
         orders="exact.orders:c_rand", matrix="exact.matrices:c_rand",
@@ -335,7 +344,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         tallies=(), builtin=True,
     ),
     Algorithm(
-        "riffle-physical", "Hand riffle (article model)", "seed 001, riffleShuffle",
+        "riffle-physical", "Hand riffle (article model)", ARTICLE_001 + ": riffleShuffle",
         ("The article's hand-riffle model with JavaScript splice semantics; its first drop is always empty "
          "and it stays biased at 7 passes."),
         BIASED, algorithms.riffle_physical, (PASSES,),
@@ -346,7 +355,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         tallies=((16, {"passes": 1}, 6000), (9, {"passes": 3}, 6000)), builtin=True,
     ),
     Algorithm(
-        "cut-insert", "Cut and insert", "seed 002",
+        "cut-insert", "Cut and insert", ARTICLE_002,
         ("Cut the top part off at random and insert it at a random place, over and over; the top part never goes "
          "to the bottom, so the bottom card never moves."),
         BIASED, algorithms.cut_insert, (REPETITIONS,), steps=algorithms.cut_insert_steps,
@@ -370,7 +379,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
         builtin=True,
     ),
     Algorithm(
-        "none", "No shuffle", "seed 001, 'No Shuffle'",
+        "none", "No shuffle", ARTICLE_001 + ": 'No Shuffle'",
         "Leave the deck in order; with the 'pick' deal this is the article's dealing of random cards from an ordered deck.",
         BIASED, algorithms.no_shuffle,
         matrix="exact.matrices:identity",

@@ -9,7 +9,7 @@ Portable core: runs unchanged on CPython, Pyodide and MicroPython.
 
 
 from . import catalog
-from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS
+from .cards import DECK_KINDS, MAX_JOKERS_PER_PACK, MAX_PACKS, DeckSpec
 from .codelink import CodeLinkError, pack_code, unpack_code
 from .deal import DEAL_STYLES, DEFAULT_STYLE
 from .errors import ShuffleLabError, is_control, quoted
@@ -110,10 +110,10 @@ def commitment_text(text: str):
 class Field:
     """One URL parameter and form control: its key, words, kind, limits and when it applies."""
 
-    __slots__ = ("key", "label", "kind", "part", "default", "low", "high", "choices", "control", "applies")
+    __slots__ = ("key", "label", "kind", "part", "default", "low", "high", "choices", "control", "applies", "most")
 
     def __init__(self, key: str, label: str, kind: str, part: str, default=None, low=None, high=None,
-                 choices=None, control=None, applies=None) -> None:
+                 choices=None, control=None, applies=None, most=None) -> None:
         self.key = key  # the URL parameter
         self.label = label  # how a notice names it
         self.kind = kind  # "version", "whole", "choice", "seed", "text", "commitment" or "code"
@@ -124,6 +124,7 @@ class Field:
         self.choices = choices  # a tuple, or a function returning one (the catalog can grow)
         self.control = control  # the form control's element id on the page, if it has one
         self.applies = applies  # applies(values read so far) -> bool; None: always
+        self.most = most  # most(values read so far) -> (the real upper limit, why) or None; None: ``high`` is it
 
     def __repr__(self) -> str:
         return "Field(%r)" % self.key
@@ -149,13 +150,16 @@ class Field:
             return self._read_version(raw, values, fresh_seed)  # a version is never kept
         if self.kind == "whole":
             number = whole_number(raw)
-            if number is None:
-                return self._reject(instead, fresh_seed, "%s %s is not a whole number from %d to %d" % (
-                    self.label, quoted(raw), self.low, self.high))
-            if not self.low <= number <= self.high:
-                return self._reject(instead, fresh_seed, "%s %s is outside %d to %d" % (
-                    self.label, quoted(raw), self.low, self.high))
-            return number, None
+            if number is not None and self.low <= number <= self.high:
+                return number, None
+            limit = self.range_words(values)
+            if raw.strip() == "":
+                why = "%s is blank: it takes a whole number from %s" % (self.label, limit)
+            elif number is None:
+                why = "%s %s is not a whole number from %s" % (self.label, quoted(raw), limit)
+            else:
+                why = "%s %s is outside %s" % (self.label, quoted(raw), limit)
+            return self._reject(instead, fresh_seed, why)
         if self.kind == "choice":
             options = self.options()
             if raw not in options:
@@ -194,6 +198,14 @@ class Field:
             return self._reject(instead, fresh_seed, "Stream version %s is not a version number" % quoted(raw))
         return number, None
 
+    def range_words(self, values: dict) -> str:
+        """Say a whole-number field's range as a notice does, '1 to 52', or, where what was read before it narrows it,
+        the real one with why: '0 to 13 (for 4 players from 52 cards)'."""
+        narrowed = self.most(values) if self.most is not None else None
+        if narrowed is None or narrowed[0] >= self.high:
+            return "%d to %d" % (self.low, self.high)
+        return "%d to %d (%s)" % (self.low, max(self.low, narrowed[0]), narrowed[1])
+
     def _reject(self, instead, fresh_seed, why: str):
         if instead is not None:  # the form keeps the value shown
             if self.kind in ("seed", "text", "code"):  # user text: not repeated in the sentence
@@ -231,6 +243,22 @@ def compared_ids() -> tuple:
     return ("",) + tuple(entry.id for entry in catalog.entries() if entry.builtin)
 
 
+def deck_of(values: dict) -> DeckSpec:
+    """Return the deck the fields read so far describe (a numbered deck of ``size``, or ``packs`` of a kind)."""
+    if values["deck"] == "numbered":
+        return DeckSpec(kind="numbered", size=values["size"])
+    return DeckSpec(kind=values["deck"], packs=values["packs"], jokers=values["jokers"])
+
+
+def _cards_each_most(values: dict):
+    """Return (the most cards each player can get, why) for the deck and players read so far (None: not yet read)."""
+    if "players" not in values or "deck" not in values:
+        return None
+    size = len(deck_of(values))
+    players = values["players"]
+    return size // players, "for %d player%s from %d cards" % (players, "" if players == 1 else "s", size)
+
+
 def _numbered(values: dict) -> bool:
     return values["deck"] == "numbered"
 
@@ -252,7 +280,8 @@ FIELDS = tuple(
              applies=_playing_cards),
        Field("size", "Items", "whole", "deal", 52, 1, MAX_PAGE_DECK, control="size", applies=_numbered),
        Field("players", "Players", "whole", "deal", DEFAULT_PLAYERS, 1, MAX_PLAYERS, control="players"),
-       Field("cards", "Cards each", "whole", "deal", DEFAULT_CARDS_EACH, 0, MAX_PAGE_DECK, control="cards-each"),
+       Field("cards", "Cards each", "whole", "deal", DEFAULT_CARDS_EACH, 0, MAX_PAGE_DECK, control="cards-each",
+             most=_cards_each_most),
        Field("style", "Deal style", "choice", "deal", DEFAULT_STYLE, choices=DEAL_STYLES, control="deal-style"),
        # a sealed deal's player seed changes the cards, so it is part of the deal; "" is none
        Field("pseed", "Player seed", "text", "deal", "", 0, MAX_SEED_LENGTH, control="player-seed"),

@@ -50,6 +50,7 @@ from .fields import (  # noqa: F401 (the field table and its rules are re-export
     check_seed,
     commitment_text,
     compared_ids,
+    deck_of,
     field,
     text_problem,
     whole_number,
@@ -282,7 +283,7 @@ def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unkno
         if notice is not None:
             notices.append(notice)
     try:
-        check_deal(_deck_of(values).__len__(), values["players"], values["cards"], values["style"])
+        check_deal(len(deck_of(values)), values["players"], values["cards"], values["style"])
     except DealError as error:
         if strict_deal:
             raise
@@ -294,16 +295,10 @@ def read_values(raw: dict, fresh_seed=new_seed, strict_deal: bool = False, unkno
     return _link_from(values, raw.get("seed") is None and bool(values["commit"])), notices
 
 
-def _deck_of(values: dict) -> DeckSpec:
-    if values["deck"] == "numbered":
-        return DeckSpec(kind="numbered", size=values["size"])
-    return DeckSpec(kind=values["deck"], packs=values["packs"], jokers=values["jokers"])
-
-
 def _link_from(values: dict, seed_withheld: bool) -> Link:
     entry = catalog.get(values["algo"])
     params = [(p.name, values[p.name]) for p in entry.params]
-    spec = DealSpec(values["algo"], params, values["seed"], _deck_of(values), values["players"],
+    spec = DealSpec(values["algo"], params, values["seed"], deck_of(values), values["players"],
                     values["cards"], values["style"], values["v"], values["pseed"] or None)
     compared = [(p.name, values["vs-" + p.name]) for p in catalog.get(values["vs"]).params] if values["vs"] else ()
     return Link(spec, View(values["view"], values["n"], values["heat"], values["tseed"], values["commit"],
