@@ -3,7 +3,8 @@
     .venv/bin/python scripts/screenshots.py          # writes docs/images/*.png and docs/screenshot.png
 
 Each picture is one state a user reaches by the same clicks: a shared deal, the lab after swap-any has been
-tallied, its heat map and riffle chart, the Play tab's figure, and the deal on a phone. The lab's tally is
+tallied, its heat map and riffle chart, the Play tab's figure, and each tab's first screen on a phone (its main
+action beside its answer). The lab's tally is
 seeded (``tseed``), so the counts are the same every time; how many shuffles it reaches before the picture
 depends on the machine, which is why the script waits for a count rather than for a while.
 """
@@ -56,6 +57,27 @@ def play_picture(page, base: str) -> None:
     page.locator("#play-panel").screenshot(path=str(IMAGES / "play.png"))
 
 
+def phone_first_screens(page, base: str) -> None:
+    """Picture each tab's first screen on a phone with its main action and its answer: the deal and Shuffle again, Start
+    and the lab's verdict after a seeded tally, the game's prompt and picker after a first guess."""
+    ready(page, base + DEAL)
+    page.screenshot(path=str(IMAGES / "phone-deal.png"))
+    ready(page, base + "?v=1&algo=swap-any&seed=docs&view=lab&n=8&tseed=docs+pictures")
+    page.wait_for_selector("#lab-start:not([disabled])", timeout=WAIT_MS)
+    page.tap("#lab-start")
+    page.wait_for_function("() => document.getElementById('verdict').dataset.verdict === 'biased'", timeout=WAIT_MS)
+    page.tap("#lab-pause")
+    page.wait_for_selector("#lab-panel[data-loops='0']", state="attached", timeout=WAIT_MS)
+    page.screenshot(path=str(IMAGES / "phone-lab.png"))
+    ready(page, base + PLAY)
+    page.wait_for_selector("#play-expected[data-value]", state="attached", timeout=WAIT_MS)
+    page.tap("#play-deal")
+    page.wait_for_selector("#play-picker button", timeout=WAIT_MS)
+    page.locator("#play-prompt").scroll_into_view_if_needed()
+    page.evaluate("() => scrollBy(0, document.getElementById('play-prompt').getBoundingClientRect().top - 8)")
+    page.screenshot(path=str(IMAGES / "phone-play.png"))
+
+
 def main() -> int:
     """Serve the site, open it in Chromium and write every picture; return 0."""
     from playwright.sync_api import sync_playwright  # lazily: only this script needs a browser
@@ -75,9 +97,7 @@ def main() -> int:
             play_picture(page, base)
             phone = browser.new_context(viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True,
                                         device_scale_factor=2, color_scheme="light")
-            small = phone.new_page()
-            ready(small, base + DEAL)
-            small.screenshot(path=str(IMAGES / "phone.png"))
+            phone_first_screens(phone.new_page(), base)
             browser.close()
     finally:
         server.shutdown()

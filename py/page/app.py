@@ -124,8 +124,14 @@ class Page:
             callback()
 
     def update_view(self, **changes) -> None:
-        """Change the view (tab, lab settings) and keep the deal: one history entry, replaced."""
+        """Change the view's settings (the lab's, the heat map's) and keep the deal: the history entry is replaced."""
         self.show(self.link.replace_view(**changes), "replace")
+
+    def switch_tab(self, view: str) -> None:
+        """Show another tab with the same deal: a history entry of its own, so Back returns to the tab (and the deal)
+        that was shown. Pressing the tab already shown adds nothing."""
+        if view != self.link.view.view:
+            self.show(self.link.replace_view(view=view), "push")
 
 
 PAGE = Page()
@@ -145,11 +151,14 @@ def step_for(steps, budget_ms: float):
     return None
 
 
-def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) -> None:
+def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False, scroll: bool = False) -> None:
     """Apply the form: a valid deal is drawn and pushed to the history; an impossible one changes nothing.
 
     With ``reshuffle_if_unchanged`` (the main button), a form that asks for the deal already
     shown deals anew with a fresh seed: pressing "Shuffle & deal" always shuffles.
+    Only with ``scroll`` (the main button, whose press asks to see the cards) does the page scroll:
+    a field's change fires on the mousedown that leaves it, and a page that moved then would take
+    the button away from under the pointer, so the click (Copy link, Copy reveal link) is lost.
     """
     if new_seed_text is not None:
         element("seed").value = new_seed_text
@@ -175,8 +184,9 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False) 
     if notices:
         # the rejected text stays in its field, marked invalid, until it is fixed; the link keeps the last valid value
         deal_view.keep_rejected(raw, notices)
+    if scroll and notices:
         deal_view.bring_notice_into_view()
-    else:
+    elif scroll:
         bring_cards_into_view()
 
 
@@ -189,19 +199,49 @@ def bring_cards_into_view() -> None:
 
 def on_submit(event) -> None:
     event.preventDefault()
-    apply_form(reshuffle_if_unchanged=True)
+    apply_form(reshuffle_if_unchanged=True, scroll=True)
+
+
+# What a press (mouse, pen or touch) landed on, and where it was in the window: a field's change fires on the very
+# press that leaves the field, and the deal it applies can change the page's height above the button pressed.
+PRESS = {"node": None, "top": 0.0}
+
+
+def remember_press(event) -> None:
+    """Note the element a press lands on and its place in the window, before the change of the field it leaves."""
+    node = event.target
+    if node is not None and hasattr(node, "getBoundingClientRect"):
+        PRESS["node"], PRESS["top"] = node, float(node.getBoundingClientRect().top)
+
+
+def forget_press(event) -> None:
+    """The press has ended in a click, or became a scroll: nothing of it is to be kept in place any more."""
+    PRESS["node"] = None
+
+
+def keep_press_in_place() -> None:
+    """Scroll back by what the page moved under a press since it began, so its click lands where the user pressed
+    (a Copy link pressed straight after typing a seed copies the new link: nothing moves from under the pointer)."""
+    node, PRESS["node"] = PRESS["node"], None
+    if node is None or not node.isConnected:
+        return
+    moved = float(node.getBoundingClientRect().top) - PRESS["top"]
+    if abs(moved) >= 0.5:
+        js.window.scrollBy(0, moved)
 
 
 def on_change(event) -> None:
     if event.target.id not in ("share-url", "seal-check") and event.target.closest("#controls"):
         apply_form()
         PAGE.changed_at = js.performance.now()
+        keep_press_in_place()
 
 
 def on_player_seed(event) -> None:
     """The player seed sits in the seal box, outside the form: its change deals like a field's."""
     apply_form()
     PAGE.changed_at = js.performance.now()
+    keep_press_in_place()
 
 
 def on_seal_check(event) -> None:
@@ -220,7 +260,7 @@ def on_seal_toggle(event) -> None:
 
 
 def on_tab(event) -> None:
-    PAGE.update_view(view=str(event.currentTarget.dataset.view))
+    PAGE.switch_tab(str(event.currentTarget.dataset.view))
 
 
 TAB_KEYS = {"ArrowRight": 1, "ArrowDown": 1, "ArrowLeft": -1, "ArrowUp": -1}
@@ -239,7 +279,7 @@ def on_tab_key(event) -> None:
     else:
         return
     event.preventDefault()
-    PAGE.update_view(view=names[target])
+    PAGE.switch_tab(names[target])
     tabs[target].focus()
 
 
@@ -293,6 +333,7 @@ def wire() -> None:
     listen("controls", "submit", on_submit)
     listen("controls", "change", on_change)
     listen("new-seed", "click", lambda event: apply_form(fresh_seed()))
+    listen("shuffle-again", "click", lambda event: apply_form(reshuffle_if_unchanged=True))  # by the cards: no scroll
     listen("seal-check", "input", on_seal_check)
     listen("player-seed", "change", on_player_seed)
     listen("seal", "toggle", on_seal_toggle)
@@ -301,6 +342,9 @@ def wire() -> None:
         listen(tab, "keydown", on_tab_key)
     # pyscript's `window` proxy loses `this` in addEventListener on MicroPython; js.window keeps it
     listen(js.window, "popstate", on_history)
+    listen(js.document, "pointerdown", remember_press, capture=True)  # before the field it leaves sees its change
+    for ended in ("click", "pointercancel"):
+        listen(js.document, ended, forget_press, capture=False)
     for button, handler in (("copy-link", copy_link), ("copy-public", copy_public), ("copy-reveal", copy_reveal)):
         element(button).addEventListener("click", _proxy_async(handler))
 
@@ -319,6 +363,7 @@ def start() -> None:
         PAGE.show(link, "replace")
         wire()
         element("controls-fieldset").disabled = False
+        element("shuffle-again").disabled = False
         status = element("status")
         status.dataset.state = "ready"
         status.textContent = ""

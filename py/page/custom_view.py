@@ -103,6 +103,8 @@ class CustomView:
         note = element(ORIGIN)
         if not note.hidden and source != self.link_code:
             note.hidden = True
+        if self.lab.code_in_box(source):
+            self.lab.show_titles()  # the results shown are (or are again) those of the code in the box
         self.sandbox.warm_spare(source)
 
     async def run(self) -> None:
@@ -121,6 +123,8 @@ class CustomView:
             await self.lab.use_code(source, say)
         except protocol.ProtocolError as error:
             say("Your shuffle can't run: " + one_line(error) + self.paused_the_last_one(was_running), True)
+            self.lab.code_in_box(source)
+            self.lab.show_titles()  # what is shown is the last code that ran, and says so
             return
         if self.lab.custom_active:
             add_menu_entry()

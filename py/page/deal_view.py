@@ -100,6 +100,7 @@ def render_deal(current: Link, outcome) -> None:
     render_hands(labels, outcome.deal.hands)
     fill_cards(element("stock"), labels, outcome.deal.stock)
     set_text("stock-count", "(%d cards)" % len(outcome.deal.stock))
+    show("stock-heading", True)
     set_text("deal-announcement", announcement(spec, outcome))
     clear_copy_notes()
 
@@ -113,6 +114,7 @@ def render_withheld(current: Link) -> None:
         element(container_id).replaceChildren()
     render_hands({}, [])
     set_text("stock-count", "")
+    show("stock-heading", False)  # no cards, so no stock to name
     set_text("deal-announcement", "A sealed deal: its cards stay hidden until the dealer reveals the seed.")
     clear_copy_notes()
 

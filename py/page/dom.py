@@ -28,6 +28,17 @@ def set_sentence(element_id: str, *parts) -> None:
     element(element_id).replaceChildren(*parts)
 
 
+def set_command(element_id: str, command: str) -> None:
+    """Show a command line that wraps only between its words: each word a span that never breaks (a browser would
+    break "--cards" after its hyphens), the spaces between them as text, so a copy gives the command as it is."""
+    parts = []
+    for word in command.split(" "):
+        if parts:
+            parts.append(" ")
+        parts.append(create("span", word, "word"))
+    element(element_id).replaceChildren(*parts)
+
+
 def show(element_id: str, visible: bool) -> None:
     """Show or hide an element."""
     element(element_id).hidden = not visible
@@ -99,10 +110,11 @@ def guarded(handler, status_id: str = "status"):
     return run
 
 
-def listen(target, event: str, handler, status_id: str = "status") -> None:
-    """Call ``handler(event)`` on each ``event`` of ``target`` (an element or its id), guarded."""
+def listen(target, event: str, handler, status_id: str = "status", capture: bool = False) -> None:
+    """Call ``handler(event)`` on each ``event`` of ``target`` (an element or its id), guarded; with ``capture``, before
+    the event reaches its target."""
     node = element(target) if isinstance(target, str) else target
-    node.addEventListener(event, create_proxy(guarded(handler, status_id)))
+    node.addEventListener(event, create_proxy(guarded(handler, status_id)), capture)
 
 
 def spawn(coroutine, status_id: str = "status"):

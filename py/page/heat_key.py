@@ -5,9 +5,8 @@ tooltip that a pointer, a tap or the arrow keys show for one cell.
 import js
 
 from .dom import create, element, listen, set_text, show
-from .lab_model import Side
+from .lab_model import STATUS, Side
 
-STATUS = "lab-status"  # where a failure of these handlers is said
 
 def draw_legend(ticks: list, key) -> None:
     """Write the legend's tick labels under the colour bar (scores run from -1 to 1), and what its colours mean in the

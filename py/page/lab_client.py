@@ -16,10 +16,9 @@ from pyscript.ffi import create_proxy
 
 from . import dom
 from .dom import element, one_line, set_text
-from .lab_model import start_progress
+from .lab_model import STATUS, start_progress
 from .workers import BuiltinsWorker, CallDropped, WorkerStopped, fetched_so_far, save_data
 
-STATUS = "lab-status"
 PROGRESS = "lab-progress"
 START_PROGRESS_SECONDS = 0.25  # how often the start's progress is redrawn (aria-busy meanwhile: heard once, at its end)
 PREWARM_IDLE_MS = 2000  # after the deal, a repeat visit starts the lab's worker in idle time, or after this at most
@@ -57,7 +56,7 @@ class LabClient:
         self.start()
         while self.worker is None:
             if self.connecting is None:  # the start failed: the lab's status says why, and offers Retry
-                raise RuntimeError("the worker could not start: check the connection, then reload")
+                raise RuntimeError("the lab's worker could not start: check the connection, then press Retry")
             await asyncio.sleep(WAIT_SECONDS)
 
     async def connect(self) -> None:

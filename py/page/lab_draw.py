@@ -9,10 +9,11 @@ import js
 from pyscript import window
 
 from shufflelab.lab.protocol import ExactStatus, Snapshot
+from shufflelab.lab.words import lab_card, place_words
 
 from .dom import create, element, set_text, show, svg, svg_text
 from .heat_key import draw_legend, place_ticks
-from .lab_model import Side, card_name, distance_text, model_text
+from .lab_model import Side, distance_text, model_text
 
 SIDE_PARTS = ("heat-side", "verdict-side", "fixed-side")
 
@@ -43,7 +44,7 @@ def draw_side(side: Side, snapshot: Snapshot, heat: str, first: bool) -> None:
     """Put one worker snapshot on its side of the page (the running count, rate and legend on the first side only)."""
     side.latest = snapshot
     if first:
-        set_text("trials", str(snapshot.trials))
+        set_text("trials", f"{snapshot.trials:,}")  # as the rate beside it: 688,128
         set_text("rate", f"{round(snapshot.rate):,}" if snapshot.trials else "–")
     if snapshot.memory:
         set_text("worker-memory", "%.1f" % (snapshot.memory / 1e6))
@@ -79,7 +80,7 @@ def describe_cell(side: Side, row: int, column: int) -> str:
     n, trials = snapshot.n, snapshot.trials
     count = snapshot.count_at(row, column)
     observed = count / trials if trials else 0.0
-    parts = ["%s at position %d" % (card_name(row, n), column), f"count {count:,} of {trials:,}",
+    parts = ["%s ended %s" % (lab_card(row, n), place_words(column, n)), f"count {count:,} of {trials:,}",
              f"observed {observed:.4%}", f"uniform {1 / n:.4%}"]
     if side.matrix is not None and len(side.matrix) == n:
         parts.append(f"exact {side.matrix[row][column]:.4%}")
@@ -114,6 +115,9 @@ def draw_stats(side: Side, summary: dict) -> None:
     verdict = element(side.id("verdict"))
     verdict.dataset.verdict = summary["verdict"]
     verdict.textContent = summary["sentence"]
+    news = side.verdict_news(summary["verdict"], summary["sentence"])
+    if news:  # politely, once a change: the sentence itself changes with every count and is not live
+        set_text("verdict-said", news)
     set_text(side.id("verdict-detail"), summary.get("detail") or "")
     rows = element(side.id("stats"))
     rows.replaceChildren()

@@ -13,8 +13,8 @@ from shufflelab.link import FIELDS, compared_ids, field
 
 from . import app, deal_view
 from .dom import create, element, number_row, one_line, set_text
+from .lab_model import STATUS
 
-STATUS = "lab-status"  # where a refused value is named
 
 def write_lab_form(view) -> None:
     """Make the lab's own controls show the view (the compared algorithm's parameters only where they apply)."""
@@ -58,6 +58,7 @@ def change_compared_param(page, control: str, text: str) -> None:
     if value is not None:
         given[name] = value
         page.update_view(compare_params=[(p, given[p]) for p, _ in page.link.view.compare_params])
+    app.keep_press_in_place()  # a refused value's status line may have moved the button pressed, too
 
 
 def read_lab_field(key: str, text: str, kept):
@@ -78,6 +79,7 @@ def change_lab_field(page, key: str, attribute: str, text: str) -> None:
     value = read_lab_field(key, text, getattr(page.link.view, attribute))
     if value is not None:
         page.update_view(**{attribute: value})
+    app.keep_press_in_place()  # the press that left the field (Start, Copy link) lands where it was pressed
 
 
 async def copy_lab_link() -> None:

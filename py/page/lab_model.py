@@ -8,7 +8,6 @@ import: it runs on the page (MicroPython) and is unit-tested under CPython
 """
 
 from shufflelab import catalog
-from shufflelab.cards import standard_deck
 from shufflelab.catalog import CUSTOM_ID
 from shufflelab.lab.protocol import TallyConfig
 from shufflelab.lab.words import distance_sentence
@@ -36,6 +35,7 @@ class Side:
         self.cursor = None  # (card, position) the arrow keys are on in the heat map
         self.title = ""  # "A · Fisher–Yates (Durstenfeld)" while comparing, "Your shuffle" for the user's, else ""
         self.compared = False  # shown beside the other side
+        self.said = None  # the verdict last announced (its level): a screen reader hears a change, not every count
 
     def id(self, name: str) -> str:
         """Return the id of this side's copy of the element ``name``."""
@@ -44,6 +44,18 @@ class Side:
     def prefix(self, text: str) -> str:
         """Say which side a status line is about when there are two."""
         return "%s: %s" % (self.letter, text) if self.compared else text
+
+    def verdict_news(self, level: str, sentence: str) -> str:
+        """Return what to announce of the side's verdict, now ``level`` with ``sentence``: the sentence when the level
+        differs from the one last announced, '' when it does not or while there are too few shuffles to tell (a new
+        tally starts there, so its first verdict is heard again)."""
+        if level == "too-few":
+            self.said = None
+            return ""
+        if level == self.said:
+            return ""
+        self.said = level
+        return self.prefix(sentence)
 
     def trials(self) -> int:
         """Return how many shuffles the side's last snapshot counted (0 before the first)."""
@@ -61,6 +73,8 @@ class LabModel:
         self.running = False
         self.resume_when_shown = False  # paused by hiding, not by the user
         self.custom_active = False  # side a tallies the user's shuffle (in the sandbox), not the menu's algorithm
+        self.ran_code = None  # the user's code whose results the lab shows (the last that ran)
+        self.box_code = None  # the code in the box now, once the user has edited or run it
         self.a = Side("a", "", "A")
         self.b = Side("b", "-b", "B")
 
@@ -86,8 +100,23 @@ class LabModel:
         algo, params = (CUSTOM_ID, []) if self.custom_active else (link.deal.algo, [list(p) for p in link.deal.params])
         return TallyConfig(algo, params, view.lab_n, seed, "a")
 
+    def code_in_box(self, source: str) -> bool:
+        """Note the code now in the box; return whether that changed whether the results shown are stale."""
+        was = self.results_stale()
+        self.box_code = source
+        return self.results_stale() != was
+
+    def code_ran(self, source: str) -> None:
+        """The box's code compiled and runs: the results shown are its own."""
+        self.ran_code = self.box_code = source
+
+    def results_stale(self) -> bool:
+        """True while the lab shows the user's shuffle for code other than the box's (edited since, or a Run failed)."""
+        return self.custom_active and self.box_code is not None and self.box_code != self.ran_code
+
     def name_sides(self) -> None:
-        """Title each side: "A · …" and "B · …" when comparing; what the user's code counted is always "Your shuffle"."""
+        """Title each side: "A · …" and "B · …" when comparing; what the user's code counted is always "Your shuffle",
+        said to be the earlier code's when the box's code is not what ran."""
         comparing = self.b.config is not None
         for side in (self.a, self.b):
             side.compared = comparing
@@ -95,6 +124,8 @@ class LabModel:
                 side.title = "%s · %s" % (side.letter, config_name(side.config))
             else:
                 side.title = "Your shuffle" if self.custom_side(side) else ""
+            if side.title and self.custom_side(side) and self.results_stale():
+                side.title += " (the code that last ran, not the code in the box now)"
 
     def next_side(self):
         """Return the side to tally next and how far (None: as far as a chunk goes).
@@ -179,6 +210,7 @@ def progress_text(done: float, elapsed: float, left: float) -> str:
             "meanwhile)…" % (int(done * 100), elapsed, round(left)))
 
 
+STATUS = "lab-status"  # the lab's status line: what runs, and what went wrong (one id, for every lab module)
 SLOW_START_SECONDS = 10  # with nothing heard of the fetch by then, say what the start is waiting for
 LAB_DOWNLOAD_MB = 14  # Pyodide's files, the lab's download, rounded: test_lab_model.py checks it against the manifest
 
@@ -209,11 +241,6 @@ def sampling_noise(n: int, trials: int) -> float:
     for k in range(2, n + 1):
         factorial *= k
     return 0.4 * (factorial / trials) ** 0.5
-
-
-def card_name(card_id: int, n: int) -> str:
-    """Name a lab card: a playing card when n is 52, else its number."""
-    return "card %d (%s)" % (card_id, standard_deck().card(card_id).label) if n == 52 else "card %d" % card_id
 
 
 def config_name(config) -> str:

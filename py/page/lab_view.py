@@ -29,14 +29,13 @@ from .lab_forms import (
     share_lab,
     write_lab_form,
 )
-from .lab_model import LabModel, ProgressClock, Side, progress_text
+from .lab_model import STATUS, LabModel, ProgressClock, Side, progress_text
 from .riffle_chart import draw_riffle_chart
 from .workers import Sandbox, SandboxStopped, WorkerStopped
 
 CHUNK_MS = 200  # the worker answers about five times a second while running
 EXACT_STEP_MS = 500  # a slow exact matrix: progress twice a second, and a change of algorithm heard as soon
 RIFFLE_MAX_K = 12
-STATUS = "lab-status"
 WORKER_BUTTONS = ("lab-start", "lab-pause", "lab-reset", "custom-run")
 MENU_ENTRY = "algo-custom-group"  # "Your shuffle" in the algorithm menu (custom_view.add_menu_entry)
 _LOOPS = [0]  # the lab's loops under way, shown as #lab-panel's data-loops
@@ -125,6 +124,10 @@ class Lab(LabModel):
                 title = box.querySelector(".side-title")
                 title.textContent = side.title
                 title.hidden = not side.title
+                if self.results_stale() and self.custom_side(side):
+                    box.setAttribute("data-stale", "true")  # dimmed: these figures are not the box's code's
+                else:
+                    box.removeAttribute("data-stale")
         canvas = document.getElementById(self.b.id("heatmap"))
         if canvas is not None:
             canvas.setAttribute("aria-label", "Heat map of %s: rows are cards, columns are positions; arrow keys read a "
@@ -203,6 +206,7 @@ class Lab(LabModel):
         finally:
             self.sandbox.settle(compiled)
         self.custom_active = True
+        self.code_ran(source)
         side = self.a
         side.config = self.tally_config(self.link, side)
         side.generation += 1  # new code under the same id: always a fresh tally

@@ -9,6 +9,7 @@ One card picker (``CardPicker``) serves both: a game's guesses and a real deck's
 
 import json
 
+import js
 from pyscript import document
 
 from shufflelab.cards import standard_deck
@@ -17,7 +18,7 @@ from shufflelab.lab.protocol import BestPlay, GuessReport
 from shufflelab.rng import new_seed, stream
 
 from . import dom, play_model
-from .dom import create, element, listen, set_text, show
+from .dom import create, element, listen, one_line, set_command, set_text, show
 
 STATUS = "play-status"
 MORE_MS = 300  # a simulated figure gains decks in chunks this long: it tightens while the user watches
@@ -186,7 +187,13 @@ class Play:
                      "seconds)")
             set_text("play-random", "")
         n, k, feedback = self.figure_key
-        await self.client.ready()
+        try:
+            await self.client.ready()
+        except RuntimeError as error:  # the worker could not start (offline on a first visit): say so, offer Retry
+            if ticket == self.figure_ticket:
+                set_text("play-expected", "Best strategy: not worked out: %s." % one_line(error))
+                show("play-retry", True)
+            return
         if ticket != self.figure_ticket:
             return
         if resume:  # the worker kept its decks: go on adding to them
@@ -202,6 +209,12 @@ class Play:
                 return  # goes on (the worker keeps its decks) when the tab is back
             report = protocol.read(await self.client.ask("guess_more", MORE_MS), GuessReport)
 
+    def retry(self) -> None:
+        """Try to start the worker again (as the lab's Retry does), and work the figure out once it has."""
+        show("play-retry", False)
+        self.client.retry()
+        self.refresh_figure()
+
     def show_figure(self, report: dict) -> None:
         """Put a guess_report on the page: the best strategy's figure, a random deck's, the command that checks it."""
         figure = element("play-expected")
@@ -209,7 +222,7 @@ class Play:
         figure.dataset.value = repr(report["expected_value"])
         set_text("play-expected", "Best strategy: %s" % play_model.figure_value(report))
         set_text("play-random", "A perfectly shuffled deck: %s" % play_model.random_value(report))
-        set_text("play-cli", play_model.cli_command(report))
+        set_command("play-cli", play_model.cli_command(report))
 
     # --- the game ----------------------------------------------------------------------------
 
@@ -220,7 +233,8 @@ class Play:
         self.best = None
         self.game_picker.build(play_model.game_cards(n))
         self.draw_game()
-        element("play-picker").querySelector("button").focus()
+        bring_game_into_view()
+        element("play-picker").querySelector("button").focus(js.JSON.parse('{"preventScroll": true}'))
 
     def pick(self, card: int) -> None:
         if self.game is None or self.game.over:
@@ -376,6 +390,14 @@ class Play:
             body.appendChild(row)
 
 
+def bring_game_into_view() -> None:
+    """Play it asks for a game: put its prompt at the top of the window, the picker under it (a phone's first screen
+    then holds both), unless they are in view already."""
+    prompt, picker = element("play-prompt").getBoundingClientRect(), element("play-picker").getBoundingClientRect()
+    if prompt.top < 0 or picker.bottom > js.window.innerHeight:
+        js.window.scrollBy(0, prompt.top - 8)
+
+
 def build_controls() -> None:
     """Fill the game's menus from play_model (one list of sizes and riffles)."""
     for control, choices, default in (("play-n", play_model.GAME_SIZES, play_model.DEFAULT_GAME_SIZE),
@@ -400,6 +422,7 @@ def mount(page, client) -> Play:
     for control in ("play-n", "play-k", "play-feedback-full", "play-feedback-none"):
         on(control, "change", lambda event: play.settings_changed())
     on("play-deal", "click", lambda event: play.new_game())
+    on("play-retry", "click", lambda event: play.retry())
     on("play-undo", "click", lambda event: play.undo())
     on("play-finish", "click", lambda event: play.finish())
     on("play-table", "click", play.select_slot)

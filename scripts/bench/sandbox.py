@@ -28,7 +28,7 @@ from bench.measure import in_turns, print_table, target_row, verdict
 RUN_TO_VERDICT_RATIO = 1.5  # issue: once the sandbox is up, Run -> first verdict within 1.5x of the own worker's
 EDIT_PAUSE_SECONDS = 5  # a user editing code between Runs: the spare's start, about 2 s here, fits in it
 VERDICT = ("() => document.getElementById('verdict').dataset.verdict === 'biased' "
-           "&& Number(document.getElementById('trials').textContent) > 0")
+           "&& Number(document.getElementById('trials').textContent.replace(/,/g, '')) > 0")
 # The code box as a user's edit leaves it: its text, and the input event CodeMirror sends on every change
 EDIT_JS = """text => {
   const area = document.getElementById('custom-code');

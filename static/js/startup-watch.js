@@ -1,4 +1,4 @@
-// If Python never gets the page ready, say so instead of "Loading Python…" forever (static/js/view.js, in <head>,
+// If Python never gets the page ready, say so instead of "Getting the cards ready…" forever (static/js/view.js, in <head>,
 // shows the view the link asks for before the first paint).
 // py/app.py sets html[data-ready="true"] and its own status ("dealing" first while a long shuffle
 // of the link's deal goes on in slices); this only reports failure.

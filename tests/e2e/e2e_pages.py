@@ -239,6 +239,6 @@ def run_tally(page, more_than: int, press=None) -> None:
     press = press or page.click
     page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
     press("#lab-start")
-    page.wait_for_function("n => Number(document.getElementById('trials').textContent) > n", arg=more_than,
+    page.wait_for_function("n => Number(document.getElementById('trials').textContent.replace(/,/g, '')) > n", arg=more_than,
                            timeout=WORKER_TIMEOUT_MS)
     press("#lab-pause")

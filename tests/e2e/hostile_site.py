@@ -436,7 +436,7 @@ def wait_for_line(page, since: int) -> tuple[str, str]:
 # True once #trials, since mark k, started afresh (it showed 0, or fell: a new tally) and then counted.
 # (A 0 drawn and replaced within one task is never seen, so a fall counts as a fresh start too.)
 COUNTED_AFRESH = """k => {
-  const seen = window.__seen.trials.slice(Math.max(0, k - 1)).map(Number);
+  const seen = window.__seen.trials.slice(Math.max(0, k - 1)).map(t => Number(t.replace(/,/g, '')));
   let fresh = seen[0] === 0 ? 0 : -1;
   for (let i = 1; i < seen.length; i++) if (seen[i] === 0 || seen[i] < seen[i - 1]) fresh = i;
   return fresh >= 0 && seen.slice(fresh).some(v => v > 0);
@@ -512,7 +512,7 @@ def builtin_verdict(page, algo: str) -> str:
     try:
         page.wait_for_function(
             """() => { const v = document.getElementById('verdict').dataset.verdict;
-                       return Number(document.getElementById('trials').textContent) >= %d
+                       return Number(document.getElementById('trials').textContent.replace(/,/g, '')) >= %d
                            && (v === 'biased' || v === 'no-bias'); }""" % VERDICT_SHUFFLES, timeout=WAIT_MS)
     except Exception as error:
         raise AssertionError(f"{algo}: no verdict; it says {page.text_content('#verdict')!r}") from error

@@ -84,7 +84,7 @@ def test_axe_finds_nothing_in_the_running_lab(browser, site_url, visit):
         page = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=12", visit, "test_a11y: lab").page
         page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
         page.click("#lab-start")
-        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 1000",
+        page.wait_for_function("() => Number(document.getElementById('trials').textContent.replace(/,/g, '')) > 1000",
                                timeout=WORKER_TIMEOUT_MS)
         # every part open: why bias matters, the figures under the verdict, the riffle chart's legend and table
         page.click("#why > summary")
@@ -181,9 +181,12 @@ def test_the_lab_announces_its_status_but_not_its_counters(browser, site_url, vi
         page.wait_for_function("() => document.getElementById('lab-status').textContent === 'Paused.'",
                                timeout=STEP_TIMEOUT_MS)
         heard = page.evaluate("window.__heard")
-        assert heard and all(said.startswith("lab-status: ") for said in heard), heard  # the counters: never
+        # the counters: never; the status line, and the verdict when it changes ("Biased: …"), once each
+        assert heard and all(said.startswith(("lab-status: ", "verdict-said: ")) for said in heard), heard
         assert "lab-status: Running…" in heard and heard[-1] == "lab-status: Paused.", heard
-        assert len(heard) <= 4, heard  # a word when the state changes, not a stream
+        verdicts = [said for said in heard if said.startswith("verdict-said: ")]
+        assert verdicts and verdicts[-1].startswith("verdict-said: Biased: ") and len(verdicts) <= 3, heard
+        assert len(heard) <= 6, heard  # a word when the state or the verdict changes, not a stream
     finally:
         context.close()
 
@@ -348,7 +351,7 @@ def test_the_heat_map_can_be_read_by_keyboard_touch_and_in_words(browser, site_u
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowDown")
         said = page.text_content("#heat-cell")
-        assert said.startswith("card 1 at position 1 · count"), said
+        assert said.startswith("the card that started 2nd from the top ended 2nd from the top · count"), said
         assert page.is_visible("#heat-tooltip") and page.text_content("#heat-tooltip") == said
 
         page.keyboard.press("Tab")  # leaving the map hides the tooltip
@@ -356,7 +359,7 @@ def test_the_heat_map_can_be_read_by_keyboard_touch_and_in_words(browser, site_u
         box = page.locator("#heatmap").bounding_box()
         page.tap("#heatmap", position={"x": box["width"] * 4.5 / 6, "y": box["height"] * 0.5 / 6})
         page.wait_for_selector("#heat-tooltip:visible", timeout=STEP_TIMEOUT_MS)
-        assert page.text_content("#heat-tooltip").startswith("card 0 at position 4 · count 0 of")
+        assert page.text_content("#heat-tooltip").startswith("the card that started on top ended 5th from the top · count 0 of")
     finally:
         context.close()
 

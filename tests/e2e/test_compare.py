@@ -79,7 +79,7 @@ def test_a_comparison_link_shows_both_sides_on_one_scale_with_verdicts_and_exact
             assert page.get_attribute("#" + canvas, "data-n") == "4"
         page.focus("#heatmap-b")  # the second map reads its cells too, named as side B
         page.keyboard.press("ArrowDown")
-        assert page.text_content("#heat-cell-b").startswith("B: card 0 at position 0")
+        assert page.text_content("#heat-cell-b").startswith("B: the card that started on top ended on top")
         ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
         assert len(ids) == len(set(ids))  # the copied side renamed every id
         assert problems(opened) == []

@@ -113,6 +113,8 @@ def test_fisher_yates_is_not_biased_and_its_exact_matrix_is_walked(browser, site
 WRONG_SHUFFLES = [
     (SHORTER, "returned 5 cards for a deck of 6"),
     (BROKEN, 'line 1: "def shuffle(cards, rng)"'),
+    ("import random\ndef shuffle(cards, rng):\n    random.shuffle(cards)\n    return cards\n",
+     'line 1: "import random" – import random: draw from rng instead'),
 ]
 
 
@@ -135,13 +137,17 @@ def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_u
                 wait_until_lab_idle(page)  # no loop is left to count more
                 settled(page)
                 assert page.text_content("#trials") == stopped_at
+                # what stays on screen is the last code that ran, and says so: never titled as the box's code
+                assert page.get_attribute("#verdict-side", "data-stale") == "true"
+                assert "the code that last ran, not the code in the box now" in page.text_content("#verdict-side .side-title")
             type_code(page, FISHER_YATES)  # the page still works: the next Run runs
             press_run(page)
             page.wait_for_function("() => document.getElementById('custom-status').textContent"
                                    ".startsWith('Running your shuffle') "
-                                   "&& Number(document.getElementById('trials').textContent) > 0",
+                                   "&& Number(document.getElementById('trials').textContent.replace(/,/g, '')) > 0",
                                    timeout=WORKER_TIMEOUT_MS)
             assert custom_status(page)[0] != "error"
+            assert page.get_attribute("#verdict-side", "data-stale") is None
 
 
 def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, site_url, visit):
@@ -181,7 +187,7 @@ def test_swap_with_any_is_called_biased_labelled_as_yours_and_going_back_shows_t
         assert page.is_hidden("#verdict-side .side-title")
         assert page.query_selector("iframe[sandbox]") is None  # the sandbox, and all the code started there, ended
         page.click("#lab-start")  # the built-in counts (if the loop did not already go on with it after the switch) ...
-        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0", timeout=WORKER_TIMEOUT_MS)
+        page.wait_for_function("() => document.getElementById('trials').textContent !== '0'", timeout=WORKER_TIMEOUT_MS)
         # ... and is paused before Reset: a tally still running would draw its next chunk over Reset's 0 before a loaded
         # machine's next frame showed it (a full suite's run once waited 60 s for a count below the one before)
         page.click("#lab-pause")

@@ -148,7 +148,15 @@ def names_value(said: str, name: str) -> bool:
     characters): as the key reads it or as the table means it (a lone surrogate); bytes that are not UTF-8
     as written in the URL."""
     forms = {url_text(name), VALUES[name][0], written(name)} - {None}
+    if any(not form.strip() for form in forms):  # nothing but spaces: a number field calls it blank
+        return " is blank" in said or any(quoted(form, limit) in said for form in forms for limit in range(12, 41))
     return any(quoted(form, limit) in said for form in forms for limit in range(12, 41))
+
+
+def names_typed(said: str, shown: str) -> bool:
+    """Whether a message names what was typed into a field: quoted as ``link.quoted`` does, or, for nothing but
+    spaces in a number field, called blank."""
+    return quoted(shown) in said or (not shown.strip() and " is blank" in said)
 
 
 # --- the links each value goes into ---------------------------------------------------------------
@@ -527,7 +535,7 @@ class Walk:
             return
         said = [t for f, t in event["notices"] if f == key]
         if own is not None:
-            if not any(field.label.lower() in t.lower() and quoted(shown) in t for t in said):
+            if not any(field.label.lower() in t.lower() and names_typed(t, shown) for t in said):
                 self.problem(step, f"{short(shown, 60)} is refused, but no notice of {field.label!r} names it: {short(said)}")
         elif not (field.kind == "seed" and shown == "") and link.values().get(key) != value:
             self.problem(step, f"{short(shown, 60)} is valid ({value!r}), yet the page uses {short(link.values().get(key))}")
@@ -542,7 +550,7 @@ class Walk:
             status = event["labStatus"] or ""
             used, before = LAB_NUMBERS[key](link), LAB_NUMBERS[key](self.link)
             if notice is not None:
-                if field.label.lower() not in status.lower() or quoted(shown) not in status:
+                if field.label.lower() not in status.lower() or not names_typed(status, shown):
                     self.problem(step, f"{short(shown, 60)} is refused, but the lab's status does not name it: {status!r}")
                 if used != before:
                     self.problem(step, f"a refused {key} changed the lab's {key} to {used}")
@@ -623,8 +631,9 @@ class Walk:
         self.ordinary = (step, self.check_cell)
 
     def check_cell(self, step: str, snap: dict) -> None:
-        # "A: card 3 …" when the lab compares two algorithms (these links do)
-        if snap["view"] != "lab" or not re.match(r"(A: )?card \d+ .*at position \d+ · count ", snap["cell"] or ""):
+        # "A: 4♣ ended on top · …" when the lab compares two algorithms (these links do)
+        if snap["view"] != "lab" or not re.match(r"(A: )?\S.* ended (on top|at the bottom|\d+\w\w from the top) · count ",
+                                                 snap["cell"] or ""):
             self.problem(step, f"the arrow keys did not read a heat-map cell: {snap['cell']!r}")
 
     # --- (1) and (4) for the whole value ------------------------------------------------------------

@@ -90,10 +90,10 @@ def origin_of(url: str) -> str:
 
 
 def trials(page) -> int:
-    """The running trial count, as #trials shows it (a plain integer)."""
+    """The running trial count, as #trials shows it (a whole number, its thousands separated by commas)."""
     text = page.text_content("#trials").strip()
-    assert re.fullmatch(r"\d+", text), f"#trials is not a plain integer: {text!r}"
-    return int(text)
+    assert re.fullmatch(r"\d{1,3}(,\d{3})*", text), f"#trials is not a whole number with its thousands marked: {text!r}"
+    return int(text.replace(",", ""))
 
 
 @dataclass
@@ -226,7 +226,7 @@ def wait_for_trials_above(page, count: int, timeout: int = STEP_TIMEOUT_MS) -> i
     """Wait until #trials shows more than `count`; return what it shows."""
     try:
         page.wait_for_function(
-            "c => Number(document.getElementById('trials').textContent) > c", arg=count, timeout=timeout
+            "c => Number(document.getElementById('trials').textContent.replace(/,/g, '')) > c", arg=count, timeout=timeout
         )
     except Exception as error:
         raise AssertionError(f"#trials did not pass {count}: {lab_report(page)}") from error
@@ -352,12 +352,13 @@ def test_tooltip_names_the_cell_under_the_pointer(lab):
     page = lab.page
     choose_algorithm(page, "swap-any")
     run_until(page, 5_000)
+    page.locator("#heatmap").scroll_into_view_if_needed()  # under the verdict: below the fold of 800 px
     box = page.locator("#heatmap").bounding_box()
     # the middle of row 5, column 15 of 52
     page.mouse.move(box["x"] + box["width"] * 15.5 / 52, box["y"] + box["height"] * 5.5 / 52)
     page.wait_for_selector("#heat-tooltip:visible", timeout=STEP_TIMEOUT_MS)
     text = page.text_content("#heat-tooltip")
-    assert text.startswith("card 5 (6♣) at position 15 · count "), text
+    assert text.startswith("6♣ ended 16th from the top · count "), text
     count, total = (int(x.replace(",", "")) for x in re.search(r"count ([\d,]+) of ([\d,]+)", text).groups())
     assert 0 < count < total and total >= 5_000, text
     assert "uniform 1.9231%" in text and re.search(r"exact \d\.\d{4}%", text), text

@@ -8,7 +8,7 @@ import time
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, margin, open_in, settled, wait_until_lab_idle
 
-TRIALS = "() => Number(document.getElementById('trials').textContent)"
+TRIALS = "() => Number(document.getElementById('trials').textContent.replace(/,/g, ''))"
 
 
 def trials(page) -> int:

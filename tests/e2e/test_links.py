@@ -32,6 +32,7 @@ from e2e_pages import (
     problems,
     quiet_after_each_test,
     shared_query,
+    url_params,
 )
 
 from catalog_tables import e2e_param_values
@@ -138,6 +139,35 @@ def wait_for_deck(page, order: list[int]) -> None:
     page.wait_for_function(
         "o => JSON.stringify([...document.querySelectorAll('#deck .card')].map(c => Number(c.dataset.card))) === o",
         arg=str(order).replace(" ", ""), timeout=STEP_TIMEOUT_MS)
+
+
+def test_a_tab_switch_is_one_back_away_and_each_new_seed_is_a_deal_of_its_own(tab, visit):
+    """Back after a tab switch returns to the tab that was shown, with its deal, and not the deal before; each press of
+    New seed is a deal, one entry each (docs/reference/share-links.md says what adds an entry)."""
+    other = open_in(tab.context, tab.site_url + "?seed=history-a", visit, "test_links: history")
+    page = other.page
+    entries = page.evaluate("history.length")
+    page.fill("#seed", "history-b")
+    page.press("#seed", "Enter")
+    wait_for_seed(page, "history-b")
+    page.click("#tab-lab")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('view') === 'lab'", timeout=STEP_TIMEOUT_MS)
+    page.click("#tab-lab")  # the tab already shown: nothing to go back to
+    assert page.evaluate("history.length") == entries + 2
+    page.go_back()
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('view')"
+                           " || new URLSearchParams(location.search).get('view') === 'deal'", timeout=STEP_TIMEOUT_MS)
+    assert url_params(page.url)["seed"] == "history-b" and page.is_visible("#deal-panel")
+    page.go_back()
+    wait_for_seed(page, "history-a")
+    for _press in range(3):
+        before = url_params(page.url)["seed"]
+        page.click("#new-seed")
+        page.wait_for_function("s => new URLSearchParams(location.search).get('seed') !== s", arg=before,
+                               timeout=STEP_TIMEOUT_MS)
+    # Back from the tab's entry went to the first deal; the three deals replaced what came after it
+    assert page.evaluate("history.length") == entries + 3
+    page.close()
 
 
 def test_back_shows_the_previous_deal_and_forward_the_new_one(tab, visit):

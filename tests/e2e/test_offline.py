@@ -113,6 +113,11 @@ def test_a_deal_only_visit_works_offline_and_the_lab_says_why_it_cannot(browser,
         page.click("#tab-lab")  # Pyodide was never fetched: the lab says so and offers Retry
         page.wait_for_selector("#lab-retry:visible", timeout=15_000)
         assert "could not start" in page.text_content("#lab-status")
+        page.click("#tab-play")  # Play needs the same worker: it says the same, and offers Retry too
+        page.wait_for_selector("#play-retry:visible", timeout=15_000)
+        said = page.text_content("#play-expected")
+        assert "could not start" in said and "Retry" in said and "working it out" not in said, said
+        assert page.text_content("#play-status") == ""  # no "Something went wrong… reload" beside it
     finally:
         context.close()
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import time
+from urllib.parse import urlsplit
+
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, margin, open_in, run_tally, settled, url_params
+
+from conftest import ROOT, SUB_PATH, SubPathHandler, serve_sub_path
 
 PHONE = {"width": 375, "height": 800}
 WIDEST = """() => ({width: document.documentElement.scrollWidth,
@@ -29,13 +34,46 @@ def test_the_deal_view_never_scrolls_sideways(phone, site_url, visit, query):
     assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
 
 
-def test_after_a_deal_the_cards_are_in_view(phone, site_url, visit):
+def test_after_shuffle_and_deal_the_cards_are_in_view_and_new_seed_stays_put(phone, site_url, visit):
+    """Shuffle & deal, at the foot of the form, brings the new cards into view (the user asked to see a deal); New seed
+    keeps the page where it is, its fresh seed shown in the field under the thumb (nothing moves a button away)."""
     page = open_in(phone, f"{site_url}?seed=phone", visit, "test_phone: new seed").page
     assert page.evaluate("scrollY") == 0  # opening a link does not jump
+    page.locator("#new-seed").scroll_into_view_if_needed()
+    before = page.locator("#new-seed").bounding_box()
     page.tap("#new-seed")
     page.wait_for_function("() => new URLSearchParams(location.search).get('seed') !== 'phone'", timeout=STEP_TIMEOUT_MS)
+    settled(page)
+    assert abs(page.locator("#new-seed").bounding_box()["y"] - before["y"]) <= 1  # still under the thumb
+    assert page.input_value("#seed") == url_params(page.url)["seed"]
+    seed = url_params(page.url)["seed"]
+    page.locator("#shuffle").scroll_into_view_if_needed()
+    page.tap("#shuffle")
+    page.wait_for_function("s => new URLSearchParams(location.search).get('seed') !== s", arg=seed,
+                           timeout=STEP_TIMEOUT_MS)
     top, bottom = page.evaluate("(r => [r.top, r.bottom])(document.querySelector('#deck li').getBoundingClientRect())")
     assert 0 <= top and bottom <= PHONE["height"], (top, bottom)
+
+
+def test_the_first_screen_has_shuffle_again_and_it_deals_in_place(phone, site_url, visit):
+    """A phone's first screen shows the cards and a button that deals anew, a thumb's size, and pressing it moves
+    nothing: the new cards are where the old ones were."""
+    page = open_in(phone, f"{site_url}?seed=first-screen", visit, "test_phone: shuffle again").page
+    box = page.locator("#shuffle-again").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    assert box["height"] >= 44 and box["width"] >= 44, box
+    first = page.text_content("#deck li")
+    page.tap("#shuffle-again")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('seed') !== 'first-screen'",
+                           timeout=STEP_TIMEOUT_MS)
+    settled(page)
+    assert page.evaluate("scrollY") == 0
+    assert page.locator("#shuffle-again").bounding_box() == box
+    page.go_back()  # a new deal is a history entry: Back shows the first one again
+    page.wait_for_function("() => new URLSearchParams(location.search).get('seed') === 'first-screen'",
+                           timeout=STEP_TIMEOUT_MS)
+    page.wait_for_function("t => document.querySelector('#deck li').textContent === t", arg=first,
+                           timeout=STEP_TIMEOUT_MS)
 
 
 def test_a_shared_link_shows_its_cards_first(phone, site_url, visit):
@@ -164,6 +202,44 @@ def test_a_first_load_barely_moves(screen, site_url, visit, where):
     assert cls <= MAX_CLS, shifts
 
 
+class HalfAPageFirst(SubPathHandler):
+    """Serves the page's HTML up to the end of its first panel, waits, then sends the rest: what a slow phone (or a
+    slow network) does when it paints before the whole page is parsed. A delay in delivery only: no test reads it."""
+
+    PAUSE_SECONDS = 0.6
+
+    def do_GET(self) -> None:
+        page = urlsplit(self.path).path
+        if page not in (SUB_PATH, SUB_PATH + "index.html"):
+            return super().do_GET()
+        html = (ROOT / "index.html").read_bytes()
+        layout = html.index(b'<div class="layout">')
+        first_panel_end = min(end for end in (html.find(b"\n    </section>\n", layout), html.find(b"\n    </form>\n", layout))
+                              if end > 0)
+        split = html.index(b"\n", first_panel_end + 1) + 1
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(html)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(html[:split])
+        self.wfile.flush()
+        time.sleep(self.PAUSE_SECONDS)  # the browser paints the half it has
+        self.wfile.write(html[split:])
+
+
+@pytest.mark.parametrize("query", ["?seed=half&players=4", "?view=lab&algo=swap-any&n=16"])
+def test_a_page_painted_half_parsed_never_moves_what_it_painted(phone, visit, query):
+    """A phone paints what it has parsed: the part of the page it drew first must stay where it was when the rest comes
+    (the form was drawn where the cards go, then pushed 470 px down: CLS 0.4 to 0.7)."""
+    phone.add_init_script(WATCH_SHIFTS)
+    with serve_sub_path(ROOT, handler_class=HalfAPageFirst) as url:
+        page = open_in(phone, url + query, visit, f"test_phone: half a page first {query}").page
+        settled(page)
+        cls, shifts = layout_shift(page)
+    assert cls <= MAX_CLS, shifts
+
+
 def test_a_seed_that_turns_text_around_stays_inside_its_own_words(screen, site_url, visit):
     """U+202E (right-to-left override) in a seed must not reverse the rest of the summary's sentence."""
     name, context, viewport = screen
@@ -184,3 +260,54 @@ def test_a_seed_that_turns_text_around_stays_inside_its_own_words(screen, site_u
     page.press("#seed", "Enter")
     page.wait_for_function("() => document.querySelector('#deck-summary bdi')?.textContent === '\\u202ezyx'",
                            timeout=STEP_TIMEOUT_MS)
+
+
+@pytest.mark.parametrize("where", ["real-deck", "lab-n", "players-link"])
+def test_the_worst_values_are_quoted_short_and_never_make_the_page_scroll_sideways(phone, site_url, visit, where):
+    """A 300-character token in "Your deck's order", 60 digits in the lab's Cards n, 5,000 digits in players=: each is
+    named in one line with an ellipsis, and the page stays 375 px wide."""
+    if where == "players-link":
+        page = open_in(phone, f"{site_url}?seed=wide&players={'9' * 5000}", visit, "test_phone: wide link").page
+        said = page.text_content("#notices")
+    elif where == "lab-n":
+        page = open_in(phone, f"{site_url}?seed=wide&view=lab", visit, "test_phone: wide n").page
+        page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)  # the status line says no more of it
+        page.fill("#lab-n", "9" * 60)
+        page.press("#lab-n", "Tab")
+        page.wait_for_function("() => document.getElementById('lab-status').textContent.includes('kept')",
+                               timeout=STEP_TIMEOUT_MS)
+        said = page.text_content("#lab-status")
+    else:
+        page = open_in(phone, f"{site_url}?seed=wide&view=play", visit, "test_phone: wide deck").page
+        page.fill("#real-order", "AC " + "X" * 300)
+        page.tap("#real-check")
+        page.wait_for_selector("#real-error:visible", timeout=STEP_TIMEOUT_MS)
+        said = page.text_content("#real-error")
+    assert "…" in said and "9" * 41 not in said and "X" * 41 not in said, said
+    settled(page)
+    assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
+
+
+def test_the_labs_answer_sits_by_start_on_the_first_screen_and_is_heard_once_it_changes(phone, site_url, visit):
+    """On a phone, Start and the verdict's sentence are both on the first screen; a screen reader hears the verdict
+    when it changes ("Biased: …"), not with every count."""
+    context = phone
+    context.add_init_script("""document.addEventListener('DOMContentLoaded', () => {
+      const said = document.getElementById('verdict-said'), heard = window.__heard = [];
+      new MutationObserver(() => heard.push(said.textContent)).observe(said, {childList: true, characterData: true,
+                                                                               subtree: true});
+    });""")
+    page = open_in(context, f"{site_url}?view=lab&algo=swap-any&n=8&tseed=first-screen", visit,
+                   "test_phone: the lab's answer").page
+    page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
+    for control in ("lab-start", "verdict"):
+        box = page.locator("#" + control).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (control, box)
+    page.tap("#lab-start")
+    page.wait_for_function("() => document.getElementById('verdict').dataset.verdict === 'biased'",
+                           timeout=WORKER_TIMEOUT_MS)
+    page.wait_for_function("() => Number(document.getElementById('trials').textContent.replace(/,/g, '')) > 20000",
+                           timeout=WORKER_TIMEOUT_MS)  # the count goes on: what is heard must not
+    heard = page.evaluate("window.__heard")
+    assert heard and heard[-1].startswith("Biased: ") and len(heard) <= 3, heard
+    assert page.evaluate("scrollY") == 0

@@ -6,7 +6,7 @@
   the scores shown are the library's on the deck read back from the page.
 - A real deck's order typed (both profiles), and tapped on the card picker (the phone): the CLI's
   `riffles --order` verdict; bad input gets one line naming it. Nothing scrolls sideways at 375 px,
-  and the picker's tap targets are at least 24 px.
+  and the picker's tap targets are at least 44 × 44 px.
 """
 
 from __future__ import annotations
@@ -88,12 +88,15 @@ def test_play_the_game_and_test_a_real_deck(profile, site_url, visit):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
     guesses.append(1)
+    picker_top = page.evaluate("document.getElementById('play-picker').getBoundingClientRect().top")
     for _ in range(7):
         page.wait_for_function("n => document.querySelectorAll('#play-table li[data-dealt]').length === n",
                                arg=len(guesses), timeout=STEP_TIMEOUT_MS)
         card = page.get_attribute("#play-picker button:enabled", "data-pick")
         tap(page, f"#play-picker button[data-pick='{card}']", mobile)
         guesses.append(int(card))
+    # the picker stays where the thumb is: the deck's row grows below it
+    assert page.evaluate("document.getElementById('play-picker').getBoundingClientRect().top") == picker_top
     page.wait_for_function(SCORED, timeout=WORKER_TIMEOUT_MS)
     order = dealt(page)
     assert sorted(order) == list(range(8))
@@ -149,5 +152,5 @@ def test_play_the_game_and_test_a_real_deck(profile, site_url, visit):
         assert page.evaluate(WIDEST) == {"width": 375, "wider": []}
         boxes = page.eval_on_selector_all("#real-picker button", "bs => bs.map(b => b.getBoundingClientRect())"
                                           ".map(r => [r.width, r.height])")
-        assert min(w for w, _ in boxes) >= 24 and min(h for _, h in boxes) >= 24, boxes[:3]
+        assert min(w for w, _ in boxes) >= 44 and min(h for _, h in boxes) >= 44, boxes[:3]  # a thumb's target
     assert problems(opened) == []

@@ -246,6 +246,7 @@ def test_the_public_link_shows_the_sealed_deal_without_cards_and_copies_itself(b
         assert verdict(page)[0] == "sealed" and published[:16] in verdict(page)[1]
         assert page.query_selector_all("#deck li, #hands li, #stock li") == []  # a stand-in seed deals nothing shown
         assert "stay hidden" in page.text_content("#deck-summary")
+        assert page.is_hidden("#stock-heading") and page.is_hidden("#hands-heading")  # no empty headings
         assert page.is_hidden("#seal-dealer") and page.input_value("#seed") == ""
         assert page.url == public  # the address stays the public link: a reload shows the same
         assert copy_link(page) == public == page.input_value("#share-url")  # nothing to hide: it has no seed

@@ -128,7 +128,7 @@ def test_layout_and_loading_status_show_before_python(page, site_url):
     # Hold back the Python code so the loading state can be looked at without a race.
     page.route("**/py/page/main.py", lambda route: None)
     page.goto(site_url, wait_until="domcontentloaded")
-    assert page.text_content("#status") == "Loading Python…"
+    assert page.text_content("#status") == "Getting the cards ready…"
     assert page.get_attribute("html", "data-ready") == "false"
     assert page.is_visible("h1") and page.is_visible("#controls")
     assert page.is_disabled("#shuffle")

@@ -28,6 +28,7 @@ SOAK_SECONDS = float(os.environ.get("SHUFFLELAB_SOAK_SECONDS", "12"))
 # every other main-thread task: 54-64 ms at worst on a quiet 2-core machine of this kind, 93 ms with both cores kept
 # busy by two other processes (fresh clones, 2026-11-28): the bound holds in both, with room
 LONGEST_TASK_MS = 150
+TRIALS = "Number(document.getElementById('trials').textContent.replace(/,/g, ''))"  # "688,128" read as a number
 # every main-thread task over 50 ms (the Long Tasks API's threshold), kept from the start
 RECORD_LONG_TASKS = """
 window.__longTasks = [];
@@ -77,7 +78,7 @@ def heap_mb(cdp) -> float:
 
 
 def trials(page) -> int:
-    return page.evaluate("Number(document.getElementById('trials').textContent)")
+    return page.evaluate(TRIALS)
 
 
 def worker_memory_mb(page) -> float:
@@ -95,7 +96,7 @@ def test_a_long_run_stays_healthy(browser, site_url, visit):
         page.wait_for_selector("#lab-start:enabled", timeout=WORKER_TIMEOUT_MS)
         cdp = context.new_cdp_session(page)
         page.click("#lab-start")
-        page.wait_for_function("() => Number(document.getElementById('trials').textContent) > 0",
+        page.wait_for_function(f"() => ({TRIALS}) > 0",
                                timeout=WORKER_TIMEOUT_MS)
         page.wait_for_timeout(3_000)  # warmed up: the first snapshots and drawings are done
         start_heap = heap_mb(cdp)
@@ -125,7 +126,7 @@ def test_a_long_run_stays_healthy(browser, site_url, visit):
                 if page.text_content("#lab-start") and not page.is_disabled("#lab-start"):
                     page.click("#lab-start")  # a reconfigured tally keeps running; Start is harmless if it is
                 before = trials(page)
-                page.wait_for_function(f"() => Number(document.getElementById('trials').textContent) !== {before}",
+                page.wait_for_function(f"() => ({TRIALS}) !== {before}",
                                        timeout=STEP_TIMEOUT_MS)  # the tally goes on after every change
                 page.wait_for_timeout(400)
             passes += 1

@@ -17,6 +17,7 @@ from page.lab_model import (  # noqa: E402 (after the path)
     SLOW_START_SECONDS,
     LabModel,
     ProgressClock,
+    Side,
     config_name,
     distance_text,
     model_text,
@@ -62,6 +63,23 @@ def test_what_the_users_code_counted_is_always_titled_as_theirs():
     model.b.config = None
     model.name_sides()
     assert model.a.title == "" and model.sides() == (model.a,)
+
+
+def test_results_of_earlier_code_are_titled_as_such_until_the_box_code_runs():
+    model = LabModel()
+    model.a.config = TallyConfig("custom", [], 8, None, "a")
+    model.custom_active = True
+    model.code_ran("def shuffle(cards, rng): ...")
+    model.name_sides()
+    assert model.a.title == "Your shuffle" and not model.results_stale()
+    assert model.code_in_box("def shuffle(cards, rng): return cards[") is True  # edited, or a Run that failed
+    model.name_sides()
+    assert model.results_stale() and model.a.title == "Your shuffle (the code that last ran, not the code in the box now)"
+    assert model.code_in_box("def shuffle(cards, rng): return cards[:") is False  # still stale: nothing to redraw
+    model.code_ran("def shuffle(cards, rng): return cards[:")
+    assert not model.results_stale()
+    model.code_in_box("x")
+    assert model.leave_custom() and not model.results_stale()  # the menu's algorithm: nothing of the code is shown
 
 
 def test_a_comparison_keeps_both_sides_at_one_count_and_the_slower_side_never_waits():
@@ -176,3 +194,15 @@ def test_the_lab_download_the_page_states_is_the_manifests():
 
     assert docs_hooks.lab_download_figure() == "%.1f MB" % (docs_hooks.lab_download_bytes() / 1e6)
     assert round(docs_hooks.lab_download_bytes() / 1e6) == lab_model.LAB_DOWNLOAD_MB
+
+
+def test_a_verdict_is_announced_when_it_changes_not_on_every_count():
+    side = Side("a", "", "A")
+    assert side.verdict_news("too-few", "Too early to tell: 10 of 260…") == ""
+    assert side.verdict_news("no-bias", "Fair so far: after 300 shuffles…") == "Fair so far: after 300 shuffles…"
+    assert side.verdict_news("no-bias", "Fair so far: after 900 shuffles…") == ""  # only the count moved
+    assert side.verdict_news("biased", "Biased: A♣ ends up on top…") == "Biased: A♣ ends up on top…"
+    side.compared = True  # beside another side, it is named
+    assert side.verdict_news("suspicious", "Suspicious: …") == "A: Suspicious: …"
+    assert side.verdict_news("too-few", "Too early to tell: 0 of 260…") == ""  # a new tally (Reset, a new n)
+    assert side.verdict_news("suspicious", "Suspicious: …") == "A: Suspicious: …"  # its first verdict is heard again
