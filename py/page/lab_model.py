@@ -266,3 +266,26 @@ def distance_text(status, config) -> str:
     if status.distance_reason and config is not None and config.n <= DISTANCE_NOTE_CARDS:
         return " No exact distance to uniform: %s." % status.distance_reason.rstrip(".")
     return ""
+
+
+def edge_words(tv: float) -> str:
+    """Say a bettor's best edge (a total variation distance) in words: 'about 1 in 3', 'more than half', 'none'."""
+    if tv <= 0:
+        return "none"
+    if tv >= 0.5:
+        return "more than half"
+    return "about 1 in %d" % round(1 / tv)
+
+
+def riffle_conclusion(n: int, tv) -> str:
+    """Say the riffle chart's conclusion in one sentence: from how many riffles (``tv[k - 1]`` is after k) a bettor's
+    edge falls below a half, what it is then and one riffle later."""
+    first = next((k for k, value in enumerate(tv, 1) if value < 0.5), None)
+    if first is None:
+        return ("After %d riffles of %d cards a bettor who knows the shuffle still wins more than half the bets a "
+                "perfect shuffle would make fair." % (len(tv), n))
+    said = "After %d riffle%s of %d cards, a bettor's edge on a single bet is %s" % (
+        first, "" if first == 1 else "s", n, edge_words(tv[first - 1]))
+    if first < len(tv):
+        said += "; after %d, %s" % (first + 1, edge_words(tv[first]))
+    return said + "."

@@ -9,7 +9,7 @@ from pyscript import document
 from shufflelab.lab.protocol import RiffleReport
 
 from .dom import create, element, set_text, svg, svg_text
-from .lab_model import sampling_noise
+from .lab_model import riffle_conclusion, sampling_noise
 
 # the three distances, in the order of their lines, legend and table rows; each line has its own dashes (CSS) and
 # marks, so it is told apart without its colour
@@ -110,7 +110,13 @@ def draw_riffle_table(report: RiffleReport) -> None:
 
 
 def riffle_note(report: RiffleReport) -> str:
-    """Say what the chart shows: exact distances, and measured total variation where there is any."""
+    """Say the chart's conclusion in a sentence, then what it shows: exact distances, and measured total variation
+    where there is any."""
+    return riffle_conclusion(report.n, report.tv) + " " + what_the_chart_shows(report)
+
+
+def what_the_chart_shows(report: RiffleReport) -> str:
+    """Say what the chart's lines and squares are."""
     if not report.measured:
         return ("Lines: exact distances for %d cards, the figures python -m shufflelab riffle-distances --cards %d "
                 "prints. Measuring them needs far more than the %d! orders in samples, so total variation is measured "

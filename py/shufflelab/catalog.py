@@ -344,8 +344,8 @@ ALGORITHMS = tuple(register(entry) for entry in (
         tallies=(), builtin=True,
     ),
     Algorithm(
-        "riffle-physical", "Hand riffle (article model)", ARTICLE_001 + ": riffleShuffle",
-        ("The article's hand-riffle model with JavaScript splice semantics; its first drop is always empty "
+        "riffle-physical", "Hand riffle (Pham-Barnes's model)", ARTICLE_001 + ": riffleShuffle",
+        ("Pham-Barnes's hand-riffle model with JavaScript splice semantics; its first drop is always empty "
          "and it stays biased at 7 passes."),
         BIASED, algorithms.riffle_physical, (PASSES,),
         orders="exact.physical:orders", matrix="exact.physical:matrix",
@@ -380,7 +380,7 @@ ALGORITHMS = tuple(register(entry) for entry in (
     ),
     Algorithm(
         "none", "No shuffle", ARTICLE_001 + ": 'No Shuffle'",
-        "Leave the deck in order; with the 'pick' deal this is the article's dealing of random cards from an ordered deck.",
+        "Leave the deck in order; with the 'pick' deal this is Pham-Barnes's dealing of random cards from an ordered deck.",
         BIASED, algorithms.no_shuffle,
         matrix="exact.matrices:identity",
         kernel="tally.kernels:unshuffled_block", tallies=((9, None, 100),), builtin=True,

@@ -206,3 +206,14 @@ def test_a_verdict_is_announced_when_it_changes_not_on_every_count():
     assert side.verdict_news("suspicious", "Suspicious: …") == "A: Suspicious: …"
     assert side.verdict_news("too-few", "Too early to tell: 0 of 260…") == ""  # a new tally (Reset, a new n)
     assert side.verdict_news("suspicious", "Suspicious: …") == "A: Suspicious: …"  # its first verdict is heard again
+
+
+def test_the_riffle_charts_conclusion_is_one_sentence_a_player_reads():
+    from page.lab_model import edge_words, riffle_conclusion
+
+    tv_52 = [1.0, 1.0, 1.0, 0.99993, 0.92373, 0.61354, 0.33406, 0.16716, 0.08542, 0.04295]  # GSR, 52 cards, k = 1..10
+    assert riffle_conclusion(52, tv_52) == (
+        "After 7 riffles of 52 cards, a bettor's edge on a single bet is about 1 in 3; after 8, about 1 in 6.")
+    assert riffle_conclusion(52, tv_52[:7]) == "After 7 riffles of 52 cards, a bettor's edge on a single bet is about 1 in 3."
+    assert riffle_conclusion(52, tv_52[:5]).startswith("After 5 riffles of 52 cards a bettor who knows the shuffle still")
+    assert [edge_words(tv) for tv in (0.0, 0.6, 0.25)] == ["none", "more than half", "about 1 in 4"]
