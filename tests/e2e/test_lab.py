@@ -481,10 +481,10 @@ def riffle_shown(page) -> dict:
             dots: chart.querySelectorAll('circle.dot.tv').length,
             lines: chart.querySelectorAll('polyline.line').length,  // total variation, separation, KL
             points: (chart.querySelector('polyline.line.tv')?.getAttribute('points') ?? '').trim().split(/\\s+/).length,
-            heads: [...document.querySelectorAll('#riffle-table th[scope=col]')].map(c => c.textContent),
-            // the exact total variation row (small decks also get a measured row, tr.measured-row)
-            values: [...document.querySelectorAll('#riffle-table tr[data-distance=tv] td')].map(c => c.textContent),
-            measured: document.querySelectorAll('#riffle-table tr.measured-row').length,
+            heads: [...document.querySelectorAll('#riffle-table th[scope=row]')].map(c => c.textContent),
+            // the exact total variation column (small decks also get a measured column)
+            values: [...document.querySelectorAll('#riffle-table td[data-distance=tv]')].map(c => c.textContent),
+            measured: document.querySelectorAll('#riffle-table th[data-distance=measured]').length,
         };
     }""")
 
