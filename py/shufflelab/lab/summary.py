@@ -7,6 +7,7 @@ threshold, and ``figures`` every statistic. The page shows the sentence first an
 one click away; ``tally`` and ``audit`` print them in the same order (``report``).
 """
 
+import math
 from collections.abc import Sequence
 
 from ..errors import sentence_start
@@ -14,7 +15,7 @@ from ..stats.fixed_points import BARS as FIXED_POINT_BARS
 from ..stats.fixed_points import fixed_point_report
 from ..stats.positions import position_report
 from ..stats.verdicts import LEVELS, format_p
-from .words import lab_card, place_words
+from .words import lab_card, odds_words, place_words
 
 
 def summarize(tally: Sequence[Sequence[int]], fixed_points: Sequence[int],
@@ -61,7 +62,20 @@ def plain_sentence(strongest: dict, positions: dict, fixed: dict) -> str:
         finding, certain = _cell_finding(positions["deviation"], positions["cards"], trials)
     if level == "biased":
         return f"Biased: {finding}{'' if certain else ', more than chance can explain'}."
-    return f"Suspicious: {finding}; not yet enough to call it biased, so keep shuffling."
+    odds = _odds_of(fixed if strongest is fixed["verdict"] else positions.get("uniform"))
+    return f"Suspicious: {finding}{odds}; not yet enough to call it biased, so keep shuffling."
+
+
+def _odds_of(test) -> str:
+    """Say a test's p-value as odds a player reads ('; a perfect shuffle looks this far off about 1 in 12 thousand
+    times'), or nothing when the test gives none (the raw p-value stays with the figures)."""
+    if not test or test.get("p_value") is None:
+        return ""
+    p_value, log10_p = test["p_value"], test.get("log10_p_value")
+    exponent = -math.log10(p_value) if p_value > 0 else (-log10_p if log10_p is not None else None)
+    if exponent is None or not math.isfinite(exponent) or exponent <= 0:
+        return ""
+    return "; a perfect shuffle looks this far off " + odds_words(exponent) + " times"
 
 
 def never_drew_sentence(level: str, tally: Sequence[Sequence[int]]) -> str:

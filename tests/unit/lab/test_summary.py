@@ -134,6 +134,18 @@ def test_a_deck_of_one_card_is_fair():
     assert summarize([[7]], [0, 7])["sentence"] == "Fair: a deck of one card cannot be biased."
 
 
+def test_a_suspicious_verdict_gives_its_odds_in_words_and_leaves_the_p_value_to_the_figures():
+    from shufflelab.lab.summary import plain_sentence
+
+    positions = {"trials": 5_000, "cards": 10, "minimum_trials": 50, "uniform": {"p_value": 8.3e-5},
+                 "verdict": {"level": "suspicious", "text": "suspicious: p = 8.3e-05"},
+                 "deviation": {"card": 3, "position": 0, "observed": 600, "expected": 500.0, "percent": 20.0}}
+    fixed = {"verdict": {"level": "no-bias", "text": ""}, "trials": 5_000, "observed": [1] * 11, "mean_observed": 1.0}
+    sentence = plain_sentence(positions["verdict"], positions, fixed)
+    assert "; a perfect shuffle looks this far off about 1 in 12 thousand times; not yet enough" in sentence
+    assert "8.3e-05" not in sentence and "p =" not in sentence
+
+
 def test_a_shuffle_that_never_drew_from_rng_is_told_so_before_any_figure():
     same = [[10 if card == position else 0 for position in range(4)] for card in range(4)]  # 10 shuffles, one order
     summary = summarize(same, [0, 0, 0, 0, 10], drew=False)
