@@ -14,8 +14,8 @@ import js
 from pyscript import document
 from pyscript.ffi import create_proxy
 
-from . import dom
-from .dom import element, one_line, set_text
+from . import dom, lab_status
+from .dom import element, one_line
 from .lab_model import STATUS, start_progress
 from .workers import BuiltinsWorker, CallDropped, WorkerStopped, fetched_so_far, save_data
 
@@ -64,7 +64,7 @@ class LabClient:
         Retry (the next start tries again)."""
         element("lab-retry").hidden = True
         try:
-            watch = asyncio.create_task(show_start_progress(self.runtime_kept))
+            watch = asyncio.create_task(show_start_progress(self.runtime_kept, lab_status.claim()))
             try:
                 await self.builtins.start()  # or the prewarm's start, under way or done
             finally:
@@ -72,7 +72,7 @@ class LabClient:
                 end_start_progress()
         except Exception as error:
             reason = "it took too long" if isinstance(error, asyncio.TimeoutError) else one_line(error)
-            set_text(STATUS, "The lab's worker could not start (%s). Check the connection, then Retry." % reason)
+            lab_status.notify("The lab's worker could not start (%s). Check the connection, then Retry." % reason)
             element("lab-retry").hidden = False
             self.connecting = None
             return
@@ -133,7 +133,7 @@ class LabClient:
         self.prewarm()
 
 
-async def show_start_progress(kept: bool) -> None:
+async def show_start_progress(kept: bool, claim: int) -> None:
     """Until cancelled, show how far the worker's start has got: the runtime's bytes fetched (a <progress> and the
     status line, marked busy so a screen reader hears where it ends, not each step), then Python starting."""
     bar = element(PROGRESS)
@@ -141,7 +141,7 @@ async def show_start_progress(kept: bool) -> None:
     dom.mark_busy(STATUS, True)
     while True:
         text, share = start_progress(fetched_so_far(), (js.performance.now() - began) / 1000, kept)
-        set_text(STATUS, text)
+        lab_status.say_for(claim, text)  # a notice given meanwhile (a refused n) stays
         if share is None:
             bar.removeAttribute("value")  # indeterminate: nothing says how far the fetch is
         else:

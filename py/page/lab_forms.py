@@ -11,9 +11,8 @@ from shufflelab import catalog
 from shufflelab.errors import quoted
 from shufflelab.link import FIELDS, compared_ids, field
 
-from . import app, deal_view
+from . import app, deal_view, lab_status
 from .dom import create, element, number_row, one_line, set_text
-from .lab_model import STATUS
 
 
 def write_lab_form(view) -> None:
@@ -69,7 +68,7 @@ def read_lab_field(key: str, text: str, kept):
     if notice is None:
         return value
     shown = str(kept) if not isinstance(kept, str) else (quoted(kept) if kept else "none")
-    set_text(STATUS, "%s; kept %s." % (notice.text.split(";")[0], shown))
+    lab_status.notify("%s; kept %s." % (notice.text.split(";")[0], shown))
     element(entry.control).value = str(kept)
     return None
 

@@ -211,6 +211,30 @@ def progress_text(done: float, elapsed: float, left: float) -> str:
 
 
 STATUS = "lab-status"  # the lab's status line: what runs, and what went wrong (one id, for every lab module)
+
+
+class StatusLine:
+    """Who may write the lab's status line: a notice (a refused value, a failure) stays until someone acts again.
+
+    A background step (a tally's start, a slow matrix's progress, "Ready") claims the line
+    when it begins and writes only while no notice came after its claim: a late "Ready"
+    never replaces the "…; kept 6." the user was just told.
+    """
+
+    def __init__(self) -> None:
+        self.notices = 0
+
+    def claim(self) -> int:
+        """Return a claim for a background step beginning now."""
+        return self.notices
+
+    def may_write(self, claim: int) -> bool:
+        """Say whether a background step with this claim may still write: no notice came after it began."""
+        return claim == self.notices
+
+    def noticed(self) -> None:
+        """Record a notice: every background step begun before it stops writing."""
+        self.notices += 1
 SLOW_START_SECONDS = 10  # with nothing heard of the fetch by then, say what the start is waiting for
 LAB_DOWNLOAD_MB = 14  # Pyodide's files, the lab's download, rounded: test_lab_model.py checks it against the manifest
 

@@ -8,6 +8,8 @@ free while the tally runs. Its decisions are ``lab_model``'s; answers are read w
 ``shufflelab.lab.protocol``.
 """
 
+import asyncio
+
 import js
 from pyscript import document
 
@@ -15,7 +17,7 @@ from shufflelab.catalog import CUSTOM_ID
 from shufflelab.lab import protocol
 from shufflelab.lab.protocol import CodeReady, ExactStatus, RiffleReport, Snapshot
 
-from . import dom
+from . import dom, lab_status
 from .dom import element, listen, one_line, set_text, show
 from .heat_key import wire_heatmap
 from .lab_client import LabClient
@@ -64,6 +66,7 @@ class Lab(LabModel):
         self.link = None
         self.riffle_n = None
         self.loop_task = None
+        self.walks = {}  # slot: an Event set once that side's slow exact matrix under way has stopped
         self.stalled = []  # the configurations under way when the built-ins' worker was stopped
         self.stalled_reason = ""
         self.custom_listeners = []  # told (with a one-line message) when the user's shuffle fails or is stopped
@@ -192,8 +195,10 @@ class Lab(LabModel):
         if self.sandbox.congested:
             self.sandbox.stop()  # what the last code left running there would slow this one down
         if self.custom_side(self.a) or self.custom_side(self.b):
-            # no chunk may be under way while the sandbox changes, or ask the new one for a tally before it has one
+            # no chunk or walk step may be under way while the sandbox changes, or ask the new one for a tally
+            # before it has one
             await self.stop_the_loop()
+            await self.stop_walk(self.a)
         compiled = False
         try:
             try:
@@ -211,28 +216,30 @@ class Lab(LabModel):
         side.config = self.tally_config(self.link, side)
         side.generation += 1  # new code under the same id: always a fresh tally
         generation = side.generation
+        began = lab_status.claim()
         self.show_titles()
-        status = await self.configure(side)  # both workers hold the new tally before the first chunk is asked for
+        status = await self.configure(side, began)  # both workers hold the new tally before the first chunk is asked for
         if status is None:
             return
         self.page.update_view(code=source)  # the share link carries it (its tally is configured already)
         if generation == side.generation:
-            spawn(self.show_configured(side, status))  # the walk of a small deck goes on beside the tally
+            spawn(self.show_configured(side, status, began))  # the walk of a small deck goes on beside the tally
             self.start()
 
     async def worker_started(self) -> None:
         """The built-ins' worker has started: enable the lab's buttons and start each side's tally (not one that
         stopped the last worker), then draw the riffle chart if the lab is on screen."""
+        began = lab_status.claim()  # a notice given while the tallies start (a refused n) stays on the line
         self.enable_buttons(True)
         for side in (self.a, self.b):
             if self.link is not None:
                 side.config = self.tally_config(self.link, side)
             if side.config is not None and side.config in self.stalled:
                 # Reset, or another algorithm, n or parameter, tallies again; nothing does by itself
-                set_text(STATUS, side.prefix("Stopped: %s. Press Reset to try this tally again, or change it."
-                                             % self.stalled_reason))
+                lab_status.notify(side.prefix("Stopped: %s. Press Reset to try this tally again, or change it."
+                                              % self.stalled_reason))
                 continue
-            await self.reset(side)
+            await self.reset(side, began)
         if self.link is not None and self.link.view.view == "lab":
             await self.draw_riffle(self.link.view.lab_n)
 
@@ -242,20 +249,22 @@ class Lab(LabModel):
         for side in self.sides():
             await self.reset(side)
 
-    async def reset(self, side: Side) -> None:
-        """Start a fresh tally on one side for its configuration (keeps running if it was)."""
+    async def reset(self, side: Side, began=None) -> None:
+        """Start a fresh tally on one side for its configuration (keeps running if it was); its progress is said
+        until a notice comes after ``began`` (by default: now)."""
+        began = lab_status.claim() if began is None else began
         side.generation += 1
         if self.worker is None or side.config is None:
             return
         generation = side.generation
-        status = await self.configure(side)
+        status = await self.configure(side, began)
         if status is not None and generation == side.generation:
-            await self.show_configured(side, status)
+            await self.show_configured(side, status, began)
 
-    async def configure(self, side: Side):
+    async def configure(self, side: Side, began: int):
         """Start a side's fresh tally (the user's shuffle: in the sandbox too) and return its ExactStatus; None, with the
         reason said, when it cannot run."""
-        set_text(STATUS, side.prefix("Computing the exact matrix…"))
+        lab_status.say_for(began, side.prefix("Computing the exact matrix…"))
         custom = self.custom_side(side)
         try:
             status = protocol.read(await self.ask("configure", protocol.request(side.config)), ExactStatus)
@@ -270,16 +279,19 @@ class Lab(LabModel):
                 self.tell_custom(one_line(error))
             if self.worker is not None:
                 self.show_exact_status(side, ExactStatus(False, None, str(error), None, 0.0))
-                set_text(STATUS, side.prefix("This tally cannot run: " + one_line(error)))
+                lab_status.notify(side.prefix("This tally cannot run: " + one_line(error)))
             return None
         return status
 
-    async def compute_exact(self, side: Side) -> None:
-        """Compute a slow exact matrix in steps, showing the progress, until it is there or the user moves on
-        (another algorithm or n drops it): because the user asked, or on its own for a walk of a small deck."""
+    async def compute_exact(self, side: Side, began=None) -> None:
+        """Compute a slow exact matrix in steps, showing the progress (until a notice comes after ``began``), until it
+        is there or the user moves on (another algorithm or n drops it; new code stops a walk): because the user
+        asked, or on its own for a walk of a small deck."""
         if self.worker is None:
             return
+        began = lab_status.claim() if began is None else began
         generation = side.generation
+        walking = self.walks[side.slot] = asyncio.Event()
         button = element(side.id("compute-exact"))
         button.disabled = True
         clock = ProgressClock()
@@ -291,13 +303,22 @@ class Lab(LabModel):
                 if generation != side.generation or status.progress is None:
                     break
                 left = clock.left(js.performance.now() / 1000, status.progress, status.pending_seconds)
-                set_text(STATUS, side.prefix(progress_text(status.progress, status.seconds, left)))
+                lab_status.say_for(began, side.prefix(progress_text(status.progress, status.seconds, left)))
         finally:
             button.disabled = False
             dom.mark_busy(STATUS, False)
             count_loops(-1)
+            walking.set()
         if generation == side.generation:
-            await self.show_configured(side, status)
+            await self.show_configured(side, status, began)
+
+    async def stop_walk(self, side: Side) -> None:
+        """Drop a side's slow exact matrix under way, and return once its step under way has ended: nothing is then
+        asked of the sandbox for it (new code replaces the sandbox)."""
+        side.generation += 1
+        walking = self.walks.get(side.slot)
+        if walking is not None:
+            await walking.wait()
 
     async def exact_step(self, side: Side) -> ExactStatus:
         """Work on a side's exact matrix for a step: a built-in's in its worker; the user's shuffle is walked in the
@@ -307,14 +328,15 @@ class Lab(LabModel):
         walked = await self.sandbox.ask("walk_step", EXACT_STEP_MS)
         return protocol.read(await self.ask("adopt_walk", walked, side.slot), ExactStatus)
 
-    async def show_configured(self, side: Side, status: ExactStatus) -> None:
-        """Show the exact-matrix status and the current snapshot, then say the lab is ready (or go on with a walk)."""
+    async def show_configured(self, side: Side, status: ExactStatus, began: int) -> None:
+        """Show the exact-matrix status and the current snapshot, then say the lab is ready (or go on with a walk)
+        unless a notice came after ``began``."""
         self.show_exact_status(side, status)
         await self.redraw(side)
         if status.goes_on:
-            await self.compute_exact(side)
+            await self.compute_exact(side, began)
             return
-        set_text(STATUS, "Running…" if self.running else "Ready: press Start.")
+        lab_status.say_for(began, "Running…" if self.running else "Ready: press Start.")
 
     async def redraw(self, side: Side) -> None:
         """Draw a side's current snapshot without running more shuffles."""
@@ -342,7 +364,7 @@ class Lab(LabModel):
                     self.draw(side, snapshot)  # also the chunk that was under way when Pause came
         except SandboxStopped as error:  # only the user's shuffle: the built-ins' worker is untouched
             self.sandbox_lost(error)
-            set_text(STATUS, "Paused: your shuffle stopped (see the message under your code).")
+            lab_status.notify("Paused: your shuffle stopped (see the message under your code).")
             return
         except WorkerStopped:  # the built-ins' worker: worker_lost has said why and is starting a new one
             return
@@ -350,12 +372,12 @@ class Lab(LabModel):
             if not self.custom_active:
                 raise
             self.tell_custom(one_line(error))  # the user's shuffle failed: said beside their code
-            set_text(STATUS, "Paused: your shuffle stopped (see the message under your code).")
+            lab_status.notify("Paused: your shuffle stopped (see the message under your code).")
             return
         finally:
             self.running = False  # after a failure too, so Start works again
             count_loops(-1)
-        set_text(STATUS, "Paused.")
+        lab_status.say("Paused.")
 
     async def run_chunk(self, side: Side, up_to) -> Snapshot:
         """Tally a chunk on a side and return its snapshot: a built-in in its worker; the user's shuffle in the
@@ -383,7 +405,7 @@ class Lab(LabModel):
         """Run the tally until paused."""
         if self.worker is None or not super().start():
             return
-        set_text(STATUS, "Running…")
+        lab_status.say("Running…")
         # a loop still awaiting the chunk under way at Pause sees running again and goes on:
         # a second loop would double the work and keep counting after the next Pause
         if self.loop_task is None or self.loop_task.done():
@@ -393,7 +415,7 @@ class Lab(LabModel):
         """Pause while the lab is not on screen (another tab of the page, or the browser tab hidden); resume after."""
         change = self.seen(self.link is not None and self.link.view.view == "lab" and not document.hidden)
         if change == "hidden":
-            set_text(STATUS, "Paused while the lab is out of sight; it carries on when you come back.")
+            lab_status.say("Paused while the lab is out of sight; it carries on when you come back.")
         elif change == "shown":
             self.start()
 

@@ -36,6 +36,9 @@ LOUD = """raise RuntimeError("this code ran")
 def shuffle(cards, rng):
     return cards
 """
+# Fisher–Yates that dawdles: walking its paths for 6 cards takes about 7 s in Pyodide here, so there is time to act
+# while the walk goes on
+DAWDLING = FISHER_YATES.replace("    return cards", "    for _ in range(150_000):\n        pass\n    return cards")
 VERDICT_TIMEOUT_MS = 90_000  # enough shuffles for a verdict, in Pyodide, on a busy 2-core machine
 
 
@@ -148,6 +151,38 @@ def test_a_wrong_shuffle_gets_its_message_and_the_next_run_works(browser, site_u
                                    timeout=WORKER_TIMEOUT_MS)
             assert custom_status(page)[0] != "error"
             assert page.get_attribute("#verdict-side", "data-stale") is None
+
+
+def test_what_the_status_line_tells_the_user_outlasts_a_walk_under_way(browser, site_url, visit):
+    """While a walk of the user's shuffle goes on: new code that fails stops it (nothing more is asked of the replaced
+    sandbox, and 'Paused.' stays), and a refused n keeps its notice to the walk's end, never replaced by progress."""
+    walk_under_way = "() => document.getElementById('lab-status').textContent.startsWith('Computing the exact matrix:')"
+    with lab_opened(browser, site_url, visit, "n=6", "test_custom_page: status") as opened:
+        page = opened.page
+        type_code(page, DAWDLING)
+        press_run(page)
+        page.wait_for_function(walk_under_way, timeout=WORKER_TIMEOUT_MS)
+        type_code(page, BROKEN)  # refused as it compiles: the last code's tally stays, paused
+        press_run(page)
+        assert 'line 1: "def shuffle(cards, rng)"' in wait_for_error(page)
+        wait_until_lab_idle(page)  # the walk stopped: no loop of the lab's is left
+        settled(page)
+        assert page.text_content("#lab-status") == "Paused."
+        type_code(page, DAWDLING)
+        press_run(page)
+        page.wait_for_function(walk_under_way, timeout=WORKER_TIMEOUT_MS)
+        page.fill("#lab-n", "9" * 60)  # no deck has that many cards
+        page.press("#lab-n", "Tab")
+        page.wait_for_function("() => document.getElementById('lab-status').textContent.endsWith('kept 6.')",
+                               timeout=STEP_TIMEOUT_MS)
+        kept = page.text_content("#lab-status")
+        # (the walk still on after the notice was still on when it was given)
+        assert not page.text_content("#exact-note").startswith("Exact matrix"), "the walk ended before the notice"
+        page.wait_for_function("() => document.getElementById('exact-note').textContent.startsWith('Exact matrix')",
+                               timeout=WORKER_TIMEOUT_MS)
+        settled(page)
+        assert page.text_content("#lab-status") == kept
+        assert problems(opened) == []
 
 
 def test_a_link_with_code_fills_the_editor_and_runs_nothing_until_run(browser, site_url, visit):

@@ -5,7 +5,7 @@ same decisions are tested one by one under CPython in tests/unit/page/test_lab_m
 Prints "portable: N passed, M failed".
 """
 
-from page.lab_model import LabModel, ProgressClock, config_name, distance_text, sampling_noise
+from page.lab_model import LabModel, ProgressClock, StatusLine, config_name, distance_text, sampling_noise
 from shufflelab.lab.protocol import ExactStatus, Snapshot
 from shufflelab.lab.words import lab_card, place_words
 from shufflelab.link import read_link
@@ -41,6 +41,10 @@ check("time left", clock.left(10.0, 0.1, 42.0) == 42.0 and abs(clock.left(12.0, 
 check("noise", abs(sampling_noise(5, 10000) - 0.4 * (120 / 10000) ** 0.5) < 1e-12)
 check("names", config_name(model.a.config) == "your shuffle")
 check("leave", model.leave_custom() and not model.custom_active)
+line = StatusLine()
+began = line.claim()
+line.noticed()
+check("a notice stays", not line.may_write(began) and line.may_write(line.claim()))
 # the words the command line's tally prints too (shufflelab.lab.words), formatted by MicroPython's own % operator
 check("distance", distance_text(ExactStatus(True, distance=[2285 / 23328, "2285/23328"]), None)
       == " Exact distance to uniform (total variation): 0.0980 (2285/23328).")

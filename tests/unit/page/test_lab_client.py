@@ -46,9 +46,11 @@ def client_module(monkeypatch):
     js.navigator = types.SimpleNamespace()
     for name, module in {"js": js, "pyscript": pyscript, "pyscript.ffi": ffi}.items():
         monkeypatch.setitem(sys.modules, name, module)
-    names = ("page.lab_client", "page.workers", "page.dom", "page.lab_model")
+    names = ("page.lab_client", "page.lab_status", "page.workers", "page.dom", "page.lab_model")
     for name in names:
         monkeypatch.delitem(sys.modules, name, raising=False)
+        if "page" in sys.modules:  # ``from . import dom`` takes the package's attribute when there is one
+            monkeypatch.delattr(sys.modules["page"], name.split(".")[1], raising=False)
     import page.lab_client as module
 
     monkeypatch.setattr(module, "WAIT_SECONDS", 0.001)

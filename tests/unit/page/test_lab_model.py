@@ -18,6 +18,7 @@ from page.lab_model import (  # noqa: E402 (after the path)
     LabModel,
     ProgressClock,
     Side,
+    StatusLine,
     config_name,
     distance_text,
     model_text,
@@ -217,3 +218,15 @@ def test_the_riffle_charts_conclusion_is_one_sentence_a_player_reads():
     assert riffle_conclusion(52, tv_52[:7]) == "After 7 riffles of 52 cards, a bettor's edge on a single bet is about 1 in 3."
     assert riffle_conclusion(52, tv_52[:5]).startswith("After 5 riffles of 52 cards a bettor who knows the shuffle still")
     assert [edge_words(tv) for tv in (0.0, 0.6, 0.25)] == ["none", "more than half", "about 1 in 4"]
+
+
+def test_a_background_step_never_replaces_a_notice_given_after_it_began():
+    line = StatusLine()
+    start, progress = line.claim(), line.claim()
+    assert line.may_write(start) and line.may_write(progress)  # no notice yet: progress is said
+    line.noticed()  # "…; kept 6." while both were under way
+    assert not line.may_write(start) and not line.may_write(progress)
+    after = line.claim()  # the user acts again: what that starts is said
+    assert line.may_write(after)
+    line.noticed()
+    assert not line.may_write(after)
