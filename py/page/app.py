@@ -33,7 +33,7 @@ class Page:
         self.described_deal = None  # the deal the form and the algorithm notes show
         self.drawn_deal = None  # the deal whose cards are drawn
         self.listeners = []
-        self.changed_at = -1e9  # when a field's change was last applied (performance.now(), ms)
+        self.changed = False  # a field's change was applied since "Shuffle & deal" was last pressed
         self.dealing = 0  # counts deals begun: a long one still going stops when a newer one begins
         self.busy = False  # a long shuffle is under way
         self.after_deal = []  # called once the cards being dealt are drawn
@@ -137,11 +137,6 @@ class Page:
 PAGE = Page()
 
 
-# A click on "Shuffle & deal" (or Enter) that arrives this soon after a field's change event
-# belongs to the same gesture: the change (fired on blur, or by the Enter itself) applied it.
-SAME_GESTURE_MS = 400
-
-
 def step_for(steps, budget_ms: float):
     """Step a deal (``outcome_steps``) for up to ``budget_ms``; return its Outcome, or None if it is not done."""
     end = js.performance.now() + budget_ms
@@ -154,8 +149,9 @@ def step_for(steps, budget_ms: float):
 def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False, scroll: bool = False) -> None:
     """Apply the form: a valid deal is drawn and pushed to the history; an impossible one changes nothing.
 
-    With ``reshuffle_if_unchanged`` (the main button), a form that asks for the deal already
-    shown deals anew with a fresh seed: pressing "Shuffle & deal" always shuffles.
+    With ``reshuffle_if_unchanged`` (the main button), a press with no field changed since the last
+    press deals anew with a fresh seed; one after a change deals what was changed (a typed seed as
+    typed, however long ago it was typed): pressing "Shuffle & deal" always does something.
     Only with ``scroll`` (the main button, whose press asks to see the cards) does the page scroll:
     a field's change fires on the mousedown that leaves it, and a page that moved then would take
     the button away from under the pointer, so the click (Copy link, Copy reveal link) is lost.
@@ -166,8 +162,8 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False, 
     kept = PAGE.link.values()  # a rejected value leaves the link's last valid one
     try:
         link, notices = read_values(raw, fresh_seed, strict_deal=True, kept=kept)
-        if (reshuffle_if_unchanged and not notices and link.deal == PAGE.link.deal
-                and js.performance.now() - PAGE.changed_at > SAME_GESTURE_MS):
+        changed, PAGE.changed = PAGE.changed, PAGE.changed and not reshuffle_if_unchanged
+        if reshuffle_if_unchanged and not changed and not notices and link.deal == PAGE.link.deal:
             element("seed").value = fresh_seed()
             raw = deal_view.read_form(PAGE.link)
             link, notices = read_values(raw, fresh_seed, strict_deal=True, kept=kept)
@@ -233,14 +229,14 @@ def keep_press_in_place() -> None:
 def on_change(event) -> None:
     if event.target.id not in ("share-url", "seal-check") and event.target.closest("#controls"):
         apply_form()
-        PAGE.changed_at = js.performance.now()
+        PAGE.changed = True
         keep_press_in_place()
 
 
 def on_player_seed(event) -> None:
     """The player seed sits in the seal box, outside the form: its change deals like a field's."""
     apply_form()
-    PAGE.changed_at = js.performance.now()
+    PAGE.changed = True
     keep_press_in_place()
 
 
