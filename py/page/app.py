@@ -162,7 +162,9 @@ def apply_form(new_seed_text: str = None, reshuffle_if_unchanged: bool = False, 
     kept = PAGE.link.values()  # a rejected value leaves the link's last valid one
     try:
         link, notices = read_values(raw, fresh_seed, strict_deal=True, kept=kept)
-        changed, PAGE.changed = PAGE.changed, PAGE.changed and not reshuffle_if_unchanged
+        changed = PAGE.changed
+        if reshuffle_if_unchanged:
+            PAGE.changed = False  # the press is the last press now
         if reshuffle_if_unchanged and not changed and not notices and link.deal == PAGE.link.deal:
             element("seed").value = fresh_seed()
             raw = deal_view.read_form(PAGE.link)

@@ -235,6 +235,8 @@ class StatusLine:
     def noticed(self) -> None:
         """Record a notice: every background step begun before it stops writing."""
         self.notices += 1
+
+
 SLOW_START_SECONDS = 10  # with nothing heard of the fetch by then, say what the start is waiting for
 LAB_DOWNLOAD_MB = 14  # Pyodide's files, the lab's download, rounded: test_lab_model.py checks it against the manifest
 
