@@ -1,11 +1,15 @@
 """Orders from any engine, in any language, read and checked line by line, counted as the lab counts its tally.
 
-The format: one order a line, top card first, as the card numbers 0..n-1 separated by
-spaces or commas (tabs too); whitespace around a line, blank lines and lines that begin
-with ``#`` are skipped. ``n`` is the length of the first line that is an order, unless it is
-given. A line that is not an order of the n cards (a wrong length, a repeated card, a
-number out of range, something that is not a number) is a bad line: it is never counted,
-and the first ``MAX_REPORTED_BAD_LINES`` are kept with their line numbers and what is wrong.
+The format: one order a line, top card first, as the card numbers 0..n-1 (or 1..n, when
+the audit is told so) separated by spaces or commas (tabs too), or as the card codes of a
+standard pack (``AS 10H KC``, ``A♠``: cards.py's ids, so n is 52); whitespace around a
+line, blank lines and lines that begin with ``#`` are skipped. ``n`` is the length of the
+first line that is an order, unless it is given. A line that is not an order of the n
+cards (a wrong length, a repeated card, a number out of range, something that is not a
+card) is a bad line: it is never counted, and the first ``MAX_REPORTED_BAD_LINES`` are
+kept with their line numbers and what is wrong. When the first bad line holds exactly the
+numbers 1..n, ``Audit.numbered_from_one`` says where: if no line was an order, the orders
+look numbered from 1.
 
 Fast without NumPy: the text is read in chunks of lines; a chunk of plain orders is parsed
 by whole-chunk byte operations (``_fast_decks``: ``bytes.translate``, and big integers as
@@ -14,6 +18,7 @@ anything is unusual is read again line by line (``read_order``), which says what
 and where. Both give the same decks. CPython and Pyodide.
 """
 
+from .cards import RANKS_BY_KIND, SUIT_CODES, SUIT_SYMBOL_LETTERS, normal_code, standard_deck
 from .errors import ShuffleLabError, printable, quoted
 from .tally import MAX_CARDS, MIN_CARDS, check_card_count
 from .tally.counting import count_orders
@@ -34,12 +39,40 @@ _IS_NEWLINE = bytes(1 if b == 10 else 0 for b in range(256))
 # in _fast_decks: what a byte that ends no number becomes (dropped), and a line's end (kept, then checked)
 _DROPPED, _LINE_END = 0xFF, 0xFE
 MAX_FAST_CARDS = _LINE_END  # card numbers up to 253 never collide with the two markers
+_ONE_LESS = bytes([0xFF]) + bytes(range(255))  # 1..n as 0..n-1; a 0 becomes 255, which is no card of any order
+CODED_CARDS = 52  # card codes name the cards of one standard pack
+CODE_HINT = "0 to n-1, or codes such as AS, 10H, A♠"
+
+
+def _code_ids() -> dict:
+    """Return {a card code as typed, in UTF-8: its id} for the 52 cards of a standard pack, every way normal_code reads
+    one (either case; ten as 10, 0 or T; the suit as a letter or a symbol)."""
+    deck = standard_deck()
+    ids = dict(zip(deck.codes(deck.ids()), deck.ids()))
+    suit_forms = {letter: [letter, letter.lower()] for letter in SUIT_CODES}
+    for symbol, letter in SUIT_SYMBOL_LETTERS:
+        suit_forms[letter].append(symbol)
+    typed = {}
+    for rank in RANKS_BY_KIND["standard"]:
+        for rank_form in ("10", "0", "T", "t") if rank == "10" else (rank, rank.lower()):
+            for forms in suit_forms.values():
+                for suit_form in forms:
+                    text = rank_form + suit_form
+                    typed[text.encode("utf-8")] = ids[normal_code(text)]
+    return typed
+
+
+_CODE_IDS = _code_ids()
 
 
 class Audit:
     """The orders read so far: their counts (card by position), fixed points and bad lines."""
 
-    def __init__(self, cards: int | None = None) -> None:
+    def __init__(self, cards: int | None = None, numbered_from: int = 0) -> None:
+        if numbered_from not in (0, 1):
+            raise ShuffleLabError(f"cards are numbered from 0 or from 1, not from {numbered_from}")
+        self.numbered_from = numbered_from
+        self.numbered_from_one = None  # (line number, n) when the first bad line holds exactly 1..n
         self.n = None if cards is None else check_card_count(cards)
         self.counts = [] if cards is None else [[0] * cards for _ in range(cards)]
         self.fixed_points = [] if cards is None else [0] * (cards + 1)
@@ -77,13 +110,17 @@ class Audit:
             if self.n is None:
                 return
         decks = _fast_decks(chunk, self.n)
+        if decks is not None and self.numbered_from:
+            decks = decks.translate(_ONE_LESS)
+        if decks is None:
+            decks = _coded_decks(chunk, self.n)
         if decks is not None and count_orders(decks, self.n, self.counts, self.fixed_points):
             return
         decks = bytearray()  # something is unusual: line by line, which says what and where
         for number, line in enumerate(chunk.split(b"\n")[:-1], start=first_line):
-            deck, problem = read_order(line, self.n)
+            deck, problem = read_order(line, self.n, self.numbered_from)
             if problem:
-                self._note_bad(number, problem)
+                self._note_bad(number, problem, line)
             elif deck is not None:
                 decks += deck
         if not count_orders(bytes(decks), self.n, self.counts, self.fixed_points):
@@ -95,9 +132,9 @@ class Audit:
         number = first_line
         while start < len(chunk):
             end = chunk.index(b"\n", start) + 1
-            deck, problem = read_order(chunk[start:end - 1], None)
+            deck, problem = read_order(chunk[start:end - 1], None, self.numbered_from)
             if problem:
-                self._note_bad(number, problem)
+                self._note_bad(number, problem, chunk[start:end - 1])
             elif deck is not None:
                 self.n = len(deck)
                 self.counts = [[0] * self.n for _ in range(self.n)]
@@ -107,22 +144,29 @@ class Audit:
             start, number = end, number + 1
         return b"", number
 
-    def _note_bad(self, number: int, problem: str) -> None:
-        """Count a bad line, and keep its number and problem if it is among the first reported."""
+    def _note_bad(self, number: int, problem: str, line: bytes) -> None:
+        """Count a bad line, and keep its number and problem if it is among the first reported; note the first that
+        holds exactly 1..n when the cards are read from 0."""
+        if self.bad_lines == 0 and not self.numbered_from:
+            size = _one_to_what(line, self.n)
+            self.numbered_from_one = (number, size) if size else None
         self.bad_lines += 1
         if len(self.bad) < MAX_REPORTED_BAD_LINES:
             self.bad.append((number, problem))
 
 
-def read_order(line: bytes, n: int | None) -> tuple[bytes | None, str | None]:
-    """Return (deck, None) for an order of the cards 0..n-1 (any length from 2 to 255 when n is None), (None, None)
-    for a blank or comment line, and (None, what is wrong) for anything else."""
+def read_order(line: bytes, n: int | None, numbered_from: int = 0) -> tuple[bytes | None, str | None]:
+    """Return (deck, None) for an order of the cards 0..n-1 (numbered from ``numbered_from``; any length from 2 to 255
+    when n is None) or of a standard pack's 52 codes, (None, None) for a blank or comment line, and (None, what is
+    wrong) for anything else."""
     text = line.translate(_SEPARATORS).strip()
     if not text or text.startswith(b"#"):
         return None, None
     tokens = text.split()
+    if not tokens[0].isdigit():  # bytes.isdigit is ASCII only: no sign, '_', '.' or other script
+        return _read_coded_order(tokens, n)
     for token in tokens:
-        if not token.isdigit():  # bytes.isdigit is ASCII only: no sign, '_', '.', letter or other script
+        if not token.isdigit():
             return None, f"{quoted(token.decode('utf-8', 'replace'), MAX_QUOTED_TOKEN)} is not a card number"
     size = len(tokens) if n is None else n
     if len(tokens) != size:
@@ -133,15 +177,64 @@ def read_order(line: bytes, n: int | None) -> tuple[bytes | None, str | None]:
     for token in tokens:
         digits = token.lstrip(b"0") or b"0"
         # a card is below 256: a longer number is out of range, and int() refuses a few thousand digits
-        if len(digits) > 3 or int(digits) >= size:
+        if len(digits) > 3 or not numbered_from <= int(digits) < size + numbered_from:
             shown = printable(digits.decode("ascii"), MAX_QUOTED_TOKEN)
-            return None, f"card {shown} is out of range: the cards are 0 to {size - 1}"
-        values.append(int(digits))
+            return None, f"card {shown} is out of range: the cards are {numbered_from} to {size - 1 + numbered_from}"
+        values.append(int(digits) - numbered_from)
     deck = bytes(values)
     if len(set(deck)) != size:
         repeated = next(value for position, value in enumerate(deck) if value in deck[:position])
-        return None, f"card {repeated} appears twice"
+        return None, f"card {repeated + numbered_from} appears twice"
     return deck, None
+
+
+def _read_coded_order(tokens: list, n: int | None) -> tuple[bytes | None, str | None]:
+    """Return (deck, None) for tokens that are an order of a standard pack's codes, else (None, what is wrong)."""
+    values = []
+    for token in tokens:
+        card = _CODE_IDS.get(token)
+        if card is None:
+            shown = quoted(token.decode("utf-8", "replace"), MAX_QUOTED_TOKEN)
+            return None, f"{shown} is not a card number or code ({CODE_HINT})"
+        values.append(card)
+    if n not in (None, CODED_CARDS):
+        return None, f"holds card codes, which name the {CODED_CARDS} cards of a standard pack, not {n} cards"
+    if len(values) != CODED_CARDS:
+        return None, f"has {len(values)} card codes, not {CODED_CARDS}"
+    deck = bytes(values)
+    if len(set(deck)) != CODED_CARDS:
+        position = next(place for place, value in enumerate(deck) if value in deck[:place])
+        return None, f"card {printable(tokens[position].decode('utf-8', 'replace'), MAX_QUOTED_TOKEN)} appears twice"
+    return deck, None
+
+
+def _coded_decks(chunk: bytes, n: int) -> bytes | None:
+    """Return the decks of a chunk of orders written as card codes, one byte per card, or None when any line is not
+    exactly 52 known codes (blank and comment lines aside); the caller then reads it line by line."""
+    if n != CODED_CARDS:
+        return None
+    decks = bytearray()
+    codes = _CODE_IDS
+    for line in chunk.translate(_SEPARATORS).split(b"\n"):
+        tokens = line.split()
+        if not tokens or tokens[0].startswith(b"#"):
+            continue
+        if len(tokens) != CODED_CARDS:
+            return None
+        try:
+            decks += bytes([codes[token] for token in tokens])
+        except KeyError:
+            return None
+    return bytes(decks)
+
+
+def _one_to_what(line: bytes, n: int | None) -> int:
+    """Return m if a line's numbers are exactly 1..m (m = n when n is given), an order numbered from 1; else 0."""
+    tokens = line.translate(_SEPARATORS).split()
+    if not tokens or not all(token.isdigit() and len(token) <= 3 for token in tokens):
+        return 0
+    size = len(tokens) if n is None else n
+    return size if len(tokens) == size and sorted(int(token) for token in tokens) == list(range(1, size + 1)) else 0
 
 
 def _fast_decks(chunk: bytes, n: int) -> bytes | None:
@@ -192,13 +285,13 @@ def _lanes(text: bytes, table: bytes) -> int:
     return int.from_bytes(text.translate(table), "little")
 
 
-def audit_file(path: str, cards: int | None = None, stdin=None) -> Audit:
+def audit_file(path: str, cards: int | None = None, stdin=None, numbered_from: int = 0) -> Audit:
     """Return the audit of a file of orders (``-``: ``stdin``, a binary stream); a file that cannot be read raises
     ShuffleLabError naming it."""
     if path == "-":
-        return Audit(cards).read(stdin)
+        return Audit(cards, numbered_from).read(stdin)
     try:
         with open(path, "rb") as handle:
-            return Audit(cards).read(handle)
+            return Audit(cards, numbered_from).read(handle)
     except OSError as error:
         raise ShuffleLabError(f"cannot read {path}: {error.strerror or error}") from None

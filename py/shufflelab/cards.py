@@ -38,6 +38,9 @@ DECK_KINDS = ("standard", "piquet", "euchre", "numbered")
 MAX_PACKS = 8
 MAX_JOKERS_PER_PACK = 2
 MAX_NUMBERED_SIZE = 1_000_000
+# The suits as the page draws them (and their outline forms), read as the codes' letters: "A♣" is "AC"
+SUIT_SYMBOL_LETTERS = (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"), ("♧", "C"), ("♢", "D"), ("♡", "H"),
+                       ("♤", "S"))
 
 
 class DeckError(ShuffleLabError):
@@ -208,6 +211,19 @@ def _card_table(spec: DeckSpec) -> tuple:
     if table is None:
         table = _CARD_TABLES[spec] = tuple(spec.card(i) for i in range(len(spec)))
     return table
+
+
+def normal_code(token: str) -> str:
+    """Return a typed card code as ``Card.code`` writes it: upper case, a suit symbol as its letter, ``10`` or ``T`` for
+    ten as ``0`` ('a♠' and '10h' become 'AS' and '0H'); anything else comes back upper-cased, to match nothing."""
+    code = token.upper()
+    for symbol, letter in SUIT_SYMBOL_LETTERS:
+        code = code.replace(symbol, letter)
+    if code.startswith("10"):
+        return "0" + code[2:]
+    if code.startswith("T") and len(code) == 2:
+        return "0" + code[1:]
+    return code
 
 
 def _regular_card(card_id: int, ranks: tuple) -> Card:

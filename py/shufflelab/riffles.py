@@ -21,6 +21,7 @@ can run it; every likelihood is an exact ratio of integers and compared as one.
 
 import math
 
+from .cards import normal_code
 from .errors import ShuffleLabError, quoted
 from .lab.words import number_words
 
@@ -44,10 +45,6 @@ DISTANCE_MEANINGS = (
      "bettor who knows the shuffle "
      "and spreads their whole stake over the orders in proportion to their chances, at fair uniform odds"),
 )
-
-
-# The suits as the page draws them (and their outline forms), read as the codes' letters: "A♣" is "AC"
-SUIT_SYMBOLS = (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"), ("♧", "C"), ("♢", "D"), ("♡", "H"), ("♤", "S"))
 
 
 class OrderError(ShuffleLabError):
@@ -74,14 +71,10 @@ def parse_order(text: str, deck) -> list:
     ids = []
     seen = {}
     for place, token in enumerate(tokens, 1):
-        code = token.upper()
-        for symbol, letter in SUIT_SYMBOLS:
-            code = code.replace(symbol, letter)
-        if code.startswith("10"):
-            code = "0" + code[2:]
+        code = normal_code(token)
         card = codes.get(code)
         if card is None:
-            raise OrderError("card %d, %s, is not a card of %s (codes are rank then suit: AS, 0H or 10H, KC, or A♠)"
+            raise OrderError("card %d, %s, is not a card of %s (codes are rank then suit: AS, 10H, 0H or TH, KC, or A♠)"
                              % (place, quoted(token, 24), deck.describe()))
         if card in seen:
             raise OrderError("%s is given twice (cards %d and %d)" % (code, seen[card], place))

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shufflelab.audit import MAX_REPORTED_BAD_LINES, Audit, _fast_decks, audit_file, read_order
+from shufflelab import riffles
+from shufflelab.audit import _CODE_IDS, MAX_REPORTED_BAD_LINES, Audit, _fast_decks, audit_file, read_order
+from shufflelab.cards import normal_code, standard_deck
 from shufflelab.errors import ShuffleLabError
 from shufflelab.tally.counting import count_decks, count_orders
 
@@ -97,7 +99,7 @@ def test_three_digit_cards_count_right_on_both_paths(n):
     (b"0 1 2 x", "'x' is not a card number"),
     (b"0 1 2 \xd9\xa3", "'\u0663' is not a card number"),  # an Arabic-Indic three: a digit, but not ASCII
     (b"0 1 2 \xff", "'\ufffd' is not a card number"),  # not UTF-8
-    (b"[0, 1, 2, 3]", "'[0' is not a card number"),
+    (b"[0, 1, 2, 3]", "'[0' is not a card number or code (0 to n-1, or codes such as AS, 10H, A♠)"),
     (b"0 1 2 3 # four cards", "'#' is not a card number"),  # a comment is a whole line
 ])
 def test_each_kind_of_bad_line_is_named_by_its_number_and_never_counted(line, problem):
@@ -123,8 +125,85 @@ def test_n_is_the_first_orders_length_and_bad_lines_before_it_are_reported():
 
 
 def test_a_one_based_engine_is_told_where_the_cards_run():
-    audit = audited(b"1 2 3 4\n4 3 2 1\n")
-    assert audit.orders == 0 and audit.bad[0] == (1, "card 4 is out of range: the cards are 0 to 3")
+    audit = audited(b"# one-based\n1 2 3 4\n4 3 2 1\n")
+    assert audit.orders == 0 and audit.bad[0] == (2, "card 4 is out of range: the cards are 0 to 3")
+    assert audit.numbered_from_one == (2, 4)
+
+
+def test_a_zero_based_file_with_one_stray_line_is_not_taken_for_one_based():
+    audit = audited(b"0 1 2 3\n1 2 3 4\n")
+    assert audit.numbered_from_one == (2, 4) and audit.orders == 1  # an order was read: the hint is not given
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=order_files(), chunk_bytes=st.sampled_from([7, 64, 1 << 20]))
+def test_cards_numbered_from_one_count_as_the_same_orders_numbered_from_zero(case, chunk_bytes):
+    n, orders, text = case
+    one_based = re.sub(rb"\d+", lambda number: b"%d" % (int(number.group()) + 1), text)
+    audit = Audit(numbered_from=1).read(io.BytesIO(one_based), chunk_bytes)
+    assert (audit.counts, audit.fixed_points) == direct_counts(orders, n) and audit.bad == []
+
+
+@pytest.mark.parametrize("line, problem", [
+    (b"0 1 2 3", "card 0 is out of range: the cards are 1 to 4"),
+    (b"1 2 3 5", "card 5 is out of range: the cards are 1 to 4"),
+    (b"1 2 3 3", "card 3 appears twice"),
+])
+def test_bad_lines_numbered_from_one_are_named_in_its_numbers(line, problem):
+    audit = Audit(4, numbered_from=1).read(io.BytesIO(b"1 2 3 4\n" + line + b"\n"))
+    assert audit.bad == [(2, problem)] and audit.orders == 1
+    with pytest.raises(ShuffleLabError, match="from 0 or from 1, not from 2"):
+        Audit(numbered_from=2)
+
+
+def code_forms(card: int, picker: random.Random) -> str:
+    """One way an engine may write a standard card: AS, as, A♠, A♤, 10H, 0H, TH, th (rank then suit)."""
+    label = standard_deck().card(card).label  # 'A♣', '10♥'
+    rank, suit = label[:-1], label[-1]
+    rank = picker.choice(["10", "0", "T", "t"]) if rank == "10" else picker.choice([rank, rank.lower()])
+    letter = "CDHS"["♣♦♥♠".index(suit)]
+    return rank + picker.choice([letter, letter.lower(), suit, "♧♢♡♤"["♣♦♥♠".index(suit)]])
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), count=st.integers(1, 30), chunk_bytes=st.sampled_from([64, 1 << 20]))
+def test_orders_written_as_card_codes_count_as_their_ids(seed, count, chunk_bytes):
+    picker = random.Random(seed)
+    orders = [picker.sample(range(52), 52) for _ in range(count)]
+    separator = picker.choice([" ", ", ", "\t"])
+    text = "\n".join(separator.join(code_forms(card, picker) for card in order) for order in orders) + "\n"
+    audit = audited(text.encode("utf-8"), chunk_bytes=chunk_bytes)
+    assert audit.n == 52 and audit.bad == []
+    assert (audit.counts, audit.fixed_points) == direct_counts(orders, 52)
+    assert riffles.parse_order(text.splitlines()[0].replace("\t", " "), standard_deck()) == orders[0]
+
+
+def test_every_code_the_audit_reads_is_the_card_the_page_reads():
+    deck = standard_deck()
+    for typed, card in _CODE_IDS.items():
+        assert deck.codes([card])[0] == normal_code(typed.decode("utf-8"))
+    assert len(set(_CODE_IDS.values())) == 52
+
+
+@pytest.mark.parametrize("line, problem", [
+    ("AS KS", "has 2 card codes, not 52"),
+    ("AS ZZ", "'ZZ' is not a card number or code (0 to n-1, or codes such as AS, 10H, A♠)"),
+    ("AS 11H", "'11H' is not a card number or code"),
+    ("AS " + "K" * 300, "'" + "K" * 19 + "…' is not a card number or code"),
+    ("AS AS", "card AS appears twice"),
+])
+def test_bad_lines_of_codes_are_named(line, problem):
+    deck = standard_deck()
+    good = " ".join(deck.codes(list(range(52))))
+    if problem == "card AS appears twice":
+        line = good.replace("KS", "AS")
+    audit = audited(f"{good}\n{line}\n".encode())
+    assert audit.orders == 1 and audit.bad[0][0] == 2 and audit.bad[0][1].startswith(problem)
+
+
+def test_codes_in_a_file_of_fewer_cards_are_bad_lines():
+    audit = audited(b"0 1 2\nAS 2C 3C\n")
+    assert audit.bad == [(2, "holds card codes, which name the 52 cards of a standard pack, not 3 cards")]
 
 
 def test_cards_given_make_every_other_length_bad():

@@ -3,6 +3,7 @@
 import io
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shufflelab import catalog
+from shufflelab.cards import standard_deck
 from shufflelab.cli import main, verdicts
 from shufflelab.cli.verdicts import VERDICT_STATUS
 from shufflelab.lab import protocol
@@ -301,9 +303,37 @@ def test_audit_reads_standard_input_and_gives_the_same_json(capsys, tmp_path, mo
     assert first["counts"] == second["counts"] and second["source"] == "-"
 
 
+def test_audit_spots_cards_numbered_from_one_in_one_line_and_reads_them_when_told(capsys, tmp_path):
+    zero_based = orders_text("swap-any", 6, 20000)
+    one_based = tmp_path / "one.txt"
+    one_based.write_text(re.sub(r"\d+", lambda number: str(int(number.group()) + 1), zero_based))
+    status, out, err = run(capsys, "audit", str(one_based))
+    assert (status, out) == (2, "")
+    assert err == (f"shufflelab: error: {one_based}: the cards look numbered 1 to 6 (line 1), not 0 to 5: "
+                   "add --numbered-from 1 to read them so\n")
+    zero = tmp_path / "zero.txt"
+    zero.write_text(zero_based)
+    _, told, _ = run(capsys, "audit", str(one_based), "--numbered-from", "1", "--json")
+    _, plain, _ = run(capsys, "audit", str(zero), "--json")
+    assert json.loads(told)["counts"] == json.loads(plain)["counts"] and json.loads(told)["verdict"] == "biased"
+
+
+def test_audit_reads_card_codes_as_the_cards_ids(capsys, tmp_path):
+    numbers = orders_text("riffle-gsr", 52, 300)
+    deck = standard_deck()
+    codes = tmp_path / "codes.txt"
+    codes.write_text("".join(" ".join(deck.card(int(card)).label for card in line.split()) + "\n"
+                             for line in numbers.splitlines()), encoding="utf-8")
+    plain = tmp_path / "plain.txt"
+    plain.write_text(numbers)
+    _, from_codes, err = run(capsys, "audit", str(codes), "--json")
+    _, from_numbers, _ = run(capsys, "audit", str(plain), "--json")
+    assert err == "" and json.loads(from_codes)["counts"] == json.loads(from_numbers)["counts"]
+
+
 @pytest.mark.parametrize("text, argv, message", [
     ("", [], "holds no order of cards 0 to n-1"),
-    ("1 2 3\n", [], "holds no order"),
+    ("1 2 3\n", [], "the cards look numbered 1 to 3 (line 1), not 0 to 2: add --numbered-from 1"),
     ("0 1\n", ["--cards", "300"], "2 to 255 cards, not 300"),
 ])
 def test_audit_without_orders_is_one_line_and_exit_2(capsys, tmp_path, text, argv, message):

@@ -119,7 +119,7 @@ def test_comb_is_maths(a, b):
 
 def test_parse_order_reads_codes_in_any_case_and_ten_either_way():
     deck = standard_deck()
-    text = " ".join(deck.codes(list(range(52)))).replace("0H", "10h").replace("AS", "as")
+    text = " ".join(deck.codes(list(range(52)))).replace("0H", "10h").replace("0D", "Td").replace("AS", "as")
     assert riffles.parse_order(text.replace(" ", ", ", 3), deck) == list(range(52))
 
 

@@ -189,18 +189,24 @@ def _verdict_status(data: dict, more: str) -> int:
 def add_audit_options(parser: argparse.ArgumentParser) -> None:
     """Options of ``audit``: the file of orders (or -), the deck size if it is not the first order's, output."""
     parser.add_argument("orders", metavar="ORDERS",
-                        help="a text file of orders, one a line, top card first, cards 0..n-1 separated by spaces or "
-                             "commas; - reads standard input")
+                        help="a text file of orders, one a line, top card first, cards 0..n-1 (or card codes of a "
+                             "standard pack: AS 10H A♠) separated by spaces or commas; - reads standard input")
     parser.add_argument("--cards", type=int, default=None, metavar="N",
                         help=f"deck size, {tally.MIN_CARDS}-{tally.MAX_CARDS} (default: the first order's length)")
+    parser.add_argument("--numbered-from", type=int, choices=(0, 1), default=0, metavar="{0,1}",
+                        help="the number of the first card: 0 (default) or 1, for engines that count cards 1..n")
     parser.add_argument("--json", action="store_true", help="print JSON: the counts, the verdict, its figures")
 
 
 def run_audit(args: argparse.Namespace) -> int:
     """Count orders from any engine as the lab counts its tally, and print its verdict; exit 0, 1 or 2 by it."""
     started = clock.now()
-    audit = audit_file(args.orders, args.cards, sys.stdin.buffer if args.orders == "-" else None)
+    audit = audit_file(args.orders, args.cards, sys.stdin.buffer if args.orders == "-" else None, args.numbered_from)
     seconds = clock.now() - started
+    if audit.numbered_from_one and not audit.orders:  # every line of a file numbered 1..n is bad when read from 0
+        line, size = audit.numbered_from_one
+        raise UsageError(f"{args.orders}: the cards look numbered 1 to {size} (line {line}), not 0 to {size - 1}: "
+                         "add --numbered-from 1 to read them so")
     for number, problem in audit.bad:
         print(f"{PROG}: {args.orders}: line {number}: {problem}", file=sys.stderr)
     if audit.bad_lines > MAX_REPORTED_BAD_LINES:
