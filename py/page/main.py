@@ -12,6 +12,9 @@ if document.documentElement.getAttribute("data-ready") != "framed":
     from page import app  # only outside another site's frame
 
     app.start()
+    from page import classroom  # (after the first deal: the dialog is needed only when asked for)
+
+    classroom.mount(app.PAGE, lambda: app.apply_form(reshuffle_if_unchanged=True))
     from page import custom_view, lab_client, lab_view, play_view, workers  # (after the first deal, on purpose)
 
     # one client per worker, handed to every view that uses it: none reaches into another view for one

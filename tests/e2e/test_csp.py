@@ -96,7 +96,11 @@ def test_typing_in_the_editor_breaks_no_rule_and_a_long_line_wraps(browser, site
         page = opened.page
         page.click("#mine summary")
         page.wait_for_selector("#mine .cm-editor", timeout=STEP_TIMEOUT_MS)
-        page.click("#mine .cm-content")
+        # focus, not a click: the lab's panel may still move under a pointer (its sandbox starting), and a click that
+        # lands beside the editor types nowhere (once in a parallel run: the wait below timed out)
+        page.focus("#mine .cm-content")
+        page.wait_for_function("""() => document.querySelector('#mine .code-editor').shadowRoot.activeElement
+            ?.classList.contains('cm-content')""", timeout=STEP_TIMEOUT_MS)
         page.keyboard.press("Control+End")
         page.keyboard.type("\n# typed: (brackets) [close] {themselves} 'and' \"quotes\"\nx = car", delay=20)
         page.keyboard.press("Escape")  # the completion list, if it opened
