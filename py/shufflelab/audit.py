@@ -20,6 +20,7 @@ and where. Both give the same decks. CPython and Pyodide.
 
 from .cards import RANKS_BY_KIND, SUIT_CODES, SUIT_SYMBOL_LETTERS, normal_code, standard_deck
 from .errors import ShuffleLabError, printable, quoted
+from .stats.repeats import RepeatCounter
 from .tally import MAX_CARDS, MIN_CARDS, check_card_count
 from .tally.counting import count_orders
 
@@ -79,6 +80,7 @@ class Audit:
         self.lines = 0  # lines read, blank and comment lines included
         self.bad_lines = 0
         self.bad = []  # (line number, what is wrong), the first MAX_REPORTED_BAD_LINES
+        self.repeats = RepeatCounter()  # pairs of identical orders: how many decks the engine can deal
 
     @property
     def orders(self) -> int:
@@ -115,6 +117,7 @@ class Audit:
         if decks is None:
             decks = _coded_decks(chunk, self.n)
         if decks is not None and count_orders(decks, self.n, self.counts, self.fixed_points):
+            self.repeats.add_decks(decks, self.n)
             return
         decks = bytearray()  # something is unusual: line by line, which says what and where
         for number, line in enumerate(chunk.split(b"\n")[:-1], start=first_line):
@@ -125,6 +128,7 @@ class Audit:
                 decks += deck
         if not count_orders(bytes(decks), self.n, self.counts, self.fixed_points):
             raise AssertionError("read_order let through a deck that is not an order")  # a bug, never the input's
+        self.repeats.add_decks(bytes(decks), self.n)
 
     def _find_n(self, chunk: bytes, first_line: int) -> tuple[bytes, int]:
         """Read lines until the first order, which sets n (and is counted); return the rest of the chunk."""
@@ -140,6 +144,7 @@ class Audit:
                 self.counts = [[0] * self.n for _ in range(self.n)]
                 self.fixed_points = [0] * (self.n + 1)
                 count_orders(deck, self.n, self.counts, self.fixed_points)
+                self.repeats.add_decks(deck, self.n)
                 return chunk[end:], number + 1
             start, number = end, number + 1
         return b"", number

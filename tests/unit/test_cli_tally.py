@@ -5,6 +5,7 @@ import json
 import random
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -382,3 +383,18 @@ def test_ctrl_c_is_one_line_and_exit_130_not_a_traceback(capsys, monkeypatch):
     monkeypatch.setattr(verdicts, "run_tally", interrupted)  # the registry names it: main finds it there when run
     status, out, err = run(capsys, "tally")
     assert (status, out, err) == (130, "", "\nshufflelab: interrupted\n")
+
+
+def test_audit_says_how_many_decks_an_engine_can_deal_from_its_repeats(capsys, tmp_path):
+    picker = random.Random(20)
+    orders = [random.Random(picker.getrandbits(20)).sample(range(52), 52) for _ in range(5000)]  # a 20-bit seed
+    path = tmp_path / "engine.txt"
+    path.write_text("".join(" ".join(map(str, order)) + "\n" for order in orders))
+    _, out, _ = run(capsys, "audit", str(path))
+    last = out.rstrip("\n").splitlines()[-1]
+    assert last.startswith("Many decks repeat: ") and "different decks" in last and "a fair shuffle of 52" in last
+    _, out, _ = run(capsys, "audit", str(path), "--json")
+    found = json.loads(out)["repeats"]
+    expected_pairs = sum(count * (count - 1) // 2 for count in Counter(map(tuple, orders)).values())
+    assert found["pairs"] == expected_pairs > 0 and found["decks_low"] <= 2**20 <= found["decks_high"]
+    assert found["sentence"] == last and found["orders"] == 5000

@@ -21,6 +21,7 @@ from ..lab.report import verdict_data, verdict_lines
 from ..lab.service import Session
 from ..lab.words import distance_sentence
 from ..link import LAB_MAX_N, MAX_TALLY_SEED_LENGTH
+from ..stats.repeats import repeats_report, repeats_sentence
 from .common import FINDING, PROG, USAGE_ERROR, UsageError, given_params, tally_seed_from
 from .own_shuffle import DEFAULT_TIME_LIMIT, add_algorithm_or_file_options, check_time_limit, shuffle_to_run
 
@@ -220,7 +221,11 @@ def run_audit(args: argparse.Namespace) -> int:
     bad = f", {audit.bad_lines:,} bad lines not counted" if audit.bad_lines else ""
     header = [f"{args.orders}: {data['shuffles']:,} orders of {data['cards']} cards from {audit.lines:,} lines{bad}; "
               f"read in {seconds:.2f} s."]
+    repeats = repeats_report(audit.orders, audit.repeats.pairs, audit.n)
+    data["repeats"] = {**repeats.as_dict(), "sentence": repeats_sentence(repeats)}
     _print_verdict(data, header, args.json)
+    if not args.json:  # not yet part of the verdict: the battery that weighs it with the others is still to come
+        print("\n" + data["repeats"]["sentence"])
     status = _verdict_status(data, "give more orders")
     if audit.bad_lines:
         # malformed lines are the engine's or the pipe's fault: a gate must not judge on what is left of them
