@@ -57,7 +57,7 @@ def repeat_passes(one_pass: IntDist, passes: int, n: int, algorithm_id: str, wha
     if passes > feasible:
         raise ExactTooCostly(
             f"exact fractions for {algorithm_id} on {n} cards are limited to {feasible} "
-            f"{what if feasible != 1 else _SINGULAR[what]} "
+            f"{what if feasible != 1 else _SINGULAR.get(what, what)} "
             f"here (each one composes up to {len(one_pass[0]):,} × {reachable:,} fractions "
             f"that grow by {len(str(one_pass[1]))} digits); ask for fewer, or use the position matrix"
         )
@@ -67,7 +67,7 @@ def repeat_passes(one_pass: IntDist, passes: int, n: int, algorithm_id: str, wha
     return dist
 
 
-_SINGULAR = {"passes": "pass", "repetitions": "repetition"}
+_SINGULAR = {"passes": "pass", "repetitions": "repetition", "rounds": "round", "overhands": "overhand"}
 
 
 def feasible_passes(support: int, reachable: int, digits_per_pass: int, wanted: int) -> int:
