@@ -1,5 +1,5 @@
 """The command line (``python -m shufflelab``): algorithms, shuffle, deal, seal, verify, exact, riffle-tv,
-riffle-distances, riffles, tally, audit, guess.
+riffle-distances, riffles, tally, audit, recover, guess.
 
 Bad arguments exit with status 2 and one line on stderr (``verify`` exits with 1 when the
 deal does not match its commitment); so does a user's shuffle (``exact --file``, ``tally
@@ -14,7 +14,7 @@ verdict, and exit with it, so a CI job can gate on it: 0 no bias, 1 biased or su
 
 One module a family of commands: ``deals`` (algorithms, shuffle, deal, seal, verify),
 ``exact``, ``riffles`` (riffle-tv, riffle-distances, riffles, guess) and ``verdicts``
-(tally, audit); ``common`` holds what they share, ``own_shuffle`` the ``--file`` of exact and
+(tally, audit) and ``recover``; ``common`` holds what they share, ``own_shuffle`` the ``--file`` of exact and
 tally. ``COMMANDS`` names each command's functions by module, and a run imports only the
 chosen command's module: ``shuffle`` never loads the analysis that ``tally`` needs.
 """
@@ -55,6 +55,8 @@ COMMANDS: dict[str, Command] = {
               "verdicts:add_tally_options", "verdicts:run_tally"),
     "audit": ("give the bias lab's verdict on orders from any engine, one a line (exit 0, 1 or 2)",
               "verdicts:add_audit_options", "verdicts:run_audit"),
+    "recover": ("the cheater's view: find the srand seed of a clock-seeded c-rand deal from the cards one player sees, "
+                "and print the whole deck (exit 1 when found)", "recover:add_recover_options", "recover:run_recover"),
     "guess": ("the guessing game: how many cards the best guesser calls right after K riffles, beside a random deck",
               "riffles:add_guess_options", "riffles:run_guess"),
 }
