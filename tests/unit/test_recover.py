@@ -129,3 +129,10 @@ def test_recover_exits_0_when_no_seed_of_the_window_deals_the_cards(capsys):
 def test_recover_bad_input_is_one_line_and_exit_2(capsys, argv):
     status, out, err = run(capsys, "recover", *argv)
     assert (status, out) == (2, "") and err.count("\n") == 1 and err.startswith("shufflelab: error: ")
+
+
+def test_the_docs_example_finds_its_seed(capsys):
+    text = (Path(__file__).parents[2] / "docs" / "explanation" / "clock-seeds.md").read_text("utf-8")
+    assert '--seen "JS QD 6H 10C 3S" --seeds 1700000000-1700003599' in text and "srand(1700001234)" in text
+    status, out, _ = run(capsys, "recover", "--seen", "JS QD 6H 10C 3S", "--seeds", "1700000000-1700003599", "--json")
+    assert status == 1 and json.loads(out)["matches"] == [1_700_001_234]
