@@ -134,8 +134,8 @@ def add_guess_options(parser: argparse.ArgumentParser) -> None:
                         help="full: each card is shown after its guess; none: every guess written first (default full)")
     parser.add_argument("--samples", type=int, default=guessing.DEFAULT_SAMPLES, metavar="M",
                         help=f"decks sampled where the score is simulated (with feedback, over "
-                             f"{guessing.MAX_STATE_SUM_CARDS} cards), 2-{guessing.MAX_SAMPLES:,} "
-                             f"(default {guessing.DEFAULT_SAMPLES:,})")
+                             f"{guessing.MAX_STATE_SUM_CARDS} cards after 2 riffles or more; exact at any size after "
+                             f"0 or 1), 2-{guessing.MAX_SAMPLES:,} (default {guessing.DEFAULT_SAMPLES:,})")
     parser.add_argument("--seed", metavar="TEXT",
                         help="the simulation's seed, by the tally seed's rule (--seed=TEXT for one that begins "
                              "with '-'); without it a fresh seed is drawn and printed")

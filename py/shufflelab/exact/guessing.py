@@ -44,6 +44,9 @@ MAX_ENUMERATED_CARDS = 8  # 8! = 40,320 orders, about 0.2 s
 MAX_NO_FEEDBACK_CARDS = 64  # the exact position matrix: 64 cards and 16 riffles take 0.4 s here (128 cards 12 s)
 MAX_RIFFLES = 16
 MAX_STATE_SUM_CARDS = 20  # the exact sum over states (feedback_expected): 20 cards 0.3-0.8 s here, 24 about 5 s
+# Fewer riffles reach fewer states: a prefix needs at most a - 1 forced cuts (a = 2^k), so after one riffle the unshown
+# cards lie in at most two runs, and the sum over states is exact at 52 cards.
+STATE_SUM_CARDS_BY_RIFFLES = {0: 52, 1: 52}
 
 
 def harmonic(n: int) -> Fraction:
@@ -140,6 +143,11 @@ def enumerated_feedback_expected(n: int, k: int) -> Fraction:
     return Fraction(total, 1 << (k * n))
 
 
+def state_sum_cards(k: int) -> int:
+    """Return the most cards for which the exact sum over states (``feedback_expected``) is offered after k riffles."""
+    return STATE_SUM_CARDS_BY_RIFFLES.get(k, MAX_STATE_SUM_CARDS)
+
+
 def feedback_expected(n: int, k: int) -> Fraction:
     """Return the exact best expected score with feedback, summed over the states of the closed form.
 
@@ -147,7 +155,7 @@ def feedback_expected(n: int, k: int) -> Fraction:
     over prefixes is a sum over states weighted by how many prefixes reach each. Exact for
     any n; the state count grows fast, so it is offered up to MAX_STATE_SUM_CARDS cards.
     """
-    _check(n, k, MAX_STATE_SUM_CARDS, "guessing with feedback exactly")
+    _check(n, k, state_sum_cards(k), "guessing with feedback exactly")
     a = 1 << k
     level = {((n,), 0): 1}  # (run lengths sorted, D) -> how many prefixes of this length reach it
     total = Fraction(0)
@@ -163,6 +171,8 @@ def feedback_expected(n: int, k: int) -> Fraction:
                 others = list(lengths)
                 others.remove(u)
                 for t in range(u):
+                    if forced + (t > 0) >= a:
+                        continue  # a prefix that needs a forced cuts has no chance under an a-shuffle, nor its sequels
                     pieces = others + [p for p in (t, u - t - 1) if p]
                     state = (tuple(sorted(pieces)), forced + (t > 0))
                     following[state] = following.get(state, 0) + count * copies
@@ -277,7 +287,7 @@ def exact_expected(n: int, k: int, feedback: str) -> tuple[Fraction, str] | None
     if n <= MAX_ENUMERATED_CARDS:
         _check(n, k, MAX_ENUMERATED_CARDS, "guessing with feedback")
         return enumerated_feedback_expected(n, k), "every order"
-    if n <= MAX_STATE_SUM_CARDS:
+    if n <= state_sum_cards(k):
         return feedback_expected(n, k), "states"
     return None
 

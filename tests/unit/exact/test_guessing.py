@@ -112,6 +112,12 @@ def test_the_best_guess_is_the_most_likely_next_card(n, k, data):
     assert chance == chances[card] == max(chances.values())
 
 
+def test_one_riffle_of_52_cards_is_exact_with_feedback_and_no_riffle_calls_every_card():
+    assert f"{float(feedback_expected(52, 1)):.4f}" == "31.1695"  # the reference's 31.1695…, not the simulated 31.19
+    assert feedback_expected(52, 0) == 52
+    assert guessing.exact_expected(52, 1, "full")[1] == "states" and guessing.exact_expected(52, 2, "full") is None
+
+
 @pytest.mark.parametrize("n", range(1, 9))
 def test_the_sum_over_states_equals_the_enumeration(n):
     for k in (range(5) if n < 8 else (1, 3)):
@@ -205,7 +211,7 @@ def _stirling(u, p):
 
 def _readme_table():
     text = GUESSING_PAGE.read_text(encoding="utf-8")
-    start = text.index("| riffles | no feedback (exact) |")
+    start = text.index("| riffles | no feedback (exact) | full feedback (exact) |")
     lines = text[start:].split("\n\n")[0].splitlines()[2:]
     return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
 
@@ -215,6 +221,8 @@ def test_the_readmes_exact_rows():
     assert [row[0] for row in rows] == [str(k) for k in range(1, 11)] + ["random deck"]
     for k, row in enumerate(rows[:10], start=1):
         assert row[1] == f"{float(no_feedback_expected(52, k)):.4f}"
+        exact = f"{float(feedback_expected(52, k)):.4f}" if 52 <= guessing.state_sum_cards(k) else "—"
+        assert row[2] == exact, k
     assert rows[10][2].startswith(f"{float(harmonic(52)):.4f} ")
 
 
@@ -226,7 +234,7 @@ def test_the_readmes_simulated_rows(k):
 
     table = runpy.run_path(str(ROOT / "scripts" / "guessing_table.py"), run_name="table")
     mean, error = table["simulated_row"](k)
-    assert _readme_table()[k - 1][2] == f"{mean:.2f} ± {error:.2f}"
+    assert _readme_table()[k - 1][3] == f"{mean:.2f} ± {error:.2f}"
 
 
 # --- what the Play tab asks for: the best guesses on one deck, a stopped game's baseline, a simulation in chunks ---
@@ -294,5 +302,5 @@ def test_an_estimate_needs_two_decks():
 def test_guess_start_is_exact_where_it_can_be_and_hands_back_a_simulation_elsewhere():
     report, simulation = guessing.guess_start(8, 1, "full")
     assert simulation is None and report == guessing.guess_report(8, 1, "full")
-    report, simulation = guessing.guess_start(30, 1, "full", "s")
+    report, simulation = guessing.guess_start(30, 2, "full", "s")
     assert simulation is not None and "expected" not in report and report["seed"] == "s"
