@@ -1,7 +1,7 @@
 """The Play tab as a user meets it, on the desktop and phone profiles, one page load each.
 
-- The best strategy's figure is the CLI's `guess --json`: a simulated one (52 cards) for the
-  seed and deck count the page names, an exact one (8 cards) to the last digit.
+- The best strategy's figure is the CLI's `guess --json`: an exact one (52 cards, one riffle; 8 cards) to the
+  last digit, a simulated one (52 cards, two riffles) for the seed and deck count the page names.
 - A short game with feedback, played to the end (the first guess by keyboard), and one without:
   the scores shown are the library's on the deck read back from the page.
 - A real deck's order typed (both profiles), and tapped on the card picker (the phone): the CLI's
@@ -65,7 +65,15 @@ def test_play_the_game_and_test_a_real_deck(profile, site_url, visit):
     page = opened.page
     assert page.is_visible("#play-panel") and not page.is_visible("#controls")
 
-    # the default game (52 cards, 1 riffle, feedback) is simulated: the CLI, asked as the page says, agrees
+    # the default game (52 cards, 1 riffle, feedback) is exact: the CLI, asked as the page says, agrees
+    shown = wait_figure(page, "true")
+    assert shown["cli"] == "python -m shufflelab guess --cards 52 --riffles 1 --feedback full --json"
+    report = cli_json(shown["cli"])
+    assert report["exact"] is True and repr(report["expected_value"]) == shown["value"], (shown, report)
+    assert page.text_content("#play-expected").startswith("31.17 cards right on average (exact")
+
+    # two riffles of 52 cards: simulated, and the CLI, asked as the page says, agrees
+    page.select_option("#play-k", "2")
     shown = wait_figure(page, "false")
     assert "--seed play --samples" in shown["cli"]
     report = cli_json(shown["cli"])
