@@ -70,7 +70,8 @@ def test_play_the_game_and_test_a_real_deck(profile, site_url, visit):
     assert shown["cli"] == "python -m shufflelab guess --cards 52 --riffles 1 --feedback full --json"
     report = cli_json(shown["cli"])
     assert report["exact"] is True and repr(report["expected_value"]) == shown["value"], (shown, report)
-    assert page.text_content("#play-expected").startswith("31.17 cards right on average (exact")
+    assert page.text_content("#play-expected").startswith(f"{report['expected_value']:.3f} cards right on average (exact")
+    assert abs(report["expected_value"] - 31.1695) < 5e-5
 
     # two riffles of 52 cards: simulated, and the CLI, asked as the page says, agrees
     page.select_option("#play-k", "2")
