@@ -454,13 +454,13 @@ def test_a_simulated_guessing_figure_grows_in_chunks_to_the_clis_with_the_same_s
     from shufflelab.lab.protocol import GuessReport
 
     monkeypatch.setattr(service, "GUESS_SAMPLES", 7)
-    answer = protocol.read(lab.guess_begin(24, 1, "full"), GuessReport)
+    answer = protocol.read(lab.guess_begin(24, 2, "full"), GuessReport)
     assert not answer.done and answer.report["samples"] == 2 and answer.report["seed"] == service.GUESS_SEED
     reports = [answer]
     while not reports[-1].done:
         reports.append(protocol.read(lab.guess_more(1), GuessReport))
     assert [r.report["samples"] for r in reports] == sorted({r.report["samples"] for r in reports})
-    assert reports[-1].report == guessing.guess_report(24, 1, "full", 7, service.GUESS_SEED)
+    assert reports[-1].report == guessing.guess_report(24, 2, "full", 7, service.GUESS_SEED)
     assert "guess_begin first" in json.loads(lab.guess_more(1)[0])["error"]  # nothing left under way
 
 

@@ -86,9 +86,9 @@ def test_the_figure_reads_the_clis_report_and_names_the_command_that_prints_it()
     assert play_model.cli_command(exact) == "python -m shufflelab guess --cards 8 --riffles 1 --feedback full --json"
     long = guessing.guess_report(52, 1, "none")
     assert play_model.figure_value(long).endswith("cards right on average (exact)")  # hundreds of digits: not shown
-    simulated = guessing.guess_report(24, 1, "full", 3, "play")
+    simulated = guessing.guess_report(24, 2, "full", 3, "play")
     assert play_model.figure_value(simulated).endswith("(simulated, ± standard error, 3 decks)")
-    assert play_model.cli_command(simulated) == ("python -m shufflelab guess --cards 24 --riffles 1 --feedback full "
+    assert play_model.cli_command(simulated) == ("python -m shufflelab guess --cards 24 --riffles 2 --feedback full "
                                                  "--seed play --samples 3 --json")
     assert play_model.random_value(long) == "1.000 (exact)"  # not "exact: 1/1"
     assert play_model.thousands(1000) == "1,000" and play_model.thousands(999) == "999"
