@@ -179,7 +179,7 @@ def test_reports():
     (lambda: guess_report(5, 1, "some"), "'some'"),
     (lambda: simulated_feedback_expected(30, 1, 1, FastRng(1)), "not 1"),
     (lambda: enumerated_feedback_expected(9, 1), "not 9"),
-    (lambda: feedback_expected(21, 1), "not 21"),
+    (lambda: feedback_expected(21, 2), "not 21"),
 ])
 def test_bad_values_are_named(call, message):
     with pytest.raises(ShuffleLabError, match=re.escape(message)):
