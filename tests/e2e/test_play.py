@@ -70,7 +70,7 @@ def test_play_the_game_and_test_a_real_deck(profile, site_url, visit):
     assert shown["cli"] == "python -m shufflelab guess --cards 52 --riffles 1 --feedback full --json"
     report = cli_json(shown["cli"])
     assert report["exact"] is True and repr(report["expected_value"]) == shown["value"], (shown, report)
-    assert page.text_content("#play-expected").startswith(f"{report['expected_value']:.3f} cards right on average (exact")
+    assert page.text_content("#play-expected") == f"Best strategy: {report['expected_value']:.3f} cards right on average (exact)"
     assert abs(report["expected_value"] - 31.1695) < 5e-5
 
     # two riffles of 52 cards: simulated, and the CLI, asked as the page says, agrees
@@ -80,9 +80,12 @@ def test_play_the_game_and_test_a_real_deck(profile, site_url, visit):
     report = cli_json(shown["cli"])
     assert report["exact"] is False and repr(report["expected"]) == shown["value"], (shown, report)
     assert "simulated, ± standard error" in page.text_content("#play-expected")
+    page.select_option("#play-k", "1")
 
-    # 8 cards: exact, the CLI's fraction
+    # 8 cards: exact, the CLI's fraction (52 cards riffled once is exact too: wait for the 8-card figure itself)
     page.select_option("#play-n", "8")
+    page.wait_for_function("() => document.getElementById('play-cli').textContent.includes('--cards 8 ')",
+                           timeout=WORKER_TIMEOUT_MS)
     shown = wait_figure(page, "true")
     report = cli_json(shown["cli"])
     assert shown["cli"] == "python -m shufflelab guess --cards 8 --riffles 1 --feedback full --json"
