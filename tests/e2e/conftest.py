@@ -27,6 +27,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SUB_PATH = "/shuffle-lab/"
 READY_TIMEOUT_MS = 60_000
+PHONE = {"width": 375, "height": 800}
+DESKTOP = {"width": 1280, "height": 800}
+PROFILES = {"desktop": {"viewport": DESKTOP}, "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True}}
 CHROMIUM_FLAGS = [
     # This machine's closed network otherwise makes noise (and slow, failing requests).
     "--disable-background-networking",
@@ -272,3 +275,13 @@ def wait_until_ready(visit: Visit, timeout_ms: int = READY_TIMEOUT_MS) -> None:
 
 def _status(page) -> str:
     return page.evaluate("document.getElementById('status')?.textContent ?? ''")
+
+
+@pytest.fixture(params=list(PROFILES))
+def screen(request, browser):
+    """A fresh context on the desktop profile, then on the phone profile: (name, context, viewport). A file that needs
+    more of its context (the clipboard, a fake share) defines its own ``screen``."""
+    profile = PROFILES[request.param]
+    context = browser.new_context(**profile)
+    yield request.param, context, profile["viewport"]
+    context.close()

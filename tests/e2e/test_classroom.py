@@ -4,23 +4,14 @@ for the back of a room, dealt anew from the dialog; a sealed deal's code never c
 
 from __future__ import annotations
 
-import pytest
 import qrcode
 from e2e_pages import STEP_TIMEOUT_MS, open_in, problems, url_params
 from qrcode.constants import ERROR_CORRECT_M
 from test_a11y import axe_violations
-from test_phone import PROFILES
+
+from conftest import PROFILES
 
 QR_FILE = "/py/shufflelab/qr.py"
-
-
-@pytest.fixture(params=list(PROFILES))
-def screen(request, browser):
-    """A fresh context on the desktop profile, then on the phone's: (name, context, viewport)."""
-    profile = PROFILES[request.param]
-    context = browser.new_context(**profile)
-    yield request.param, context, profile["viewport"]
-    context.close()
 
 
 def press(page, name: str, selector: str) -> None:

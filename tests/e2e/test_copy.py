@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, open_in, settled, url_params
-from test_phone import PROFILES
 
+from conftest import PROFILES
 from shufflelab import seal
 from shufflelab.link import read_link
 

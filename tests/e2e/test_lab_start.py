@@ -14,7 +14,8 @@ import re
 import pytest
 from e2e_pages import ROOT, STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, Opened, problems, settled
 from test_a11y import axe_violations
-from test_phone import PROFILES
+
+from conftest import PROFILES
 
 LINK = "?seed=lab-start&algo=fisher-yates"
 # the runtime the progress counts: Pyodide's files, as the manifest sealed into sw.js gives their sizes

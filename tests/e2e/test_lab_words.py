@@ -18,8 +18,9 @@ import re
 
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, run_cli, url_params
-from test_phone import PHONE, PROFILES, WIDEST
+from test_phone import WIDEST
 
+from conftest import PHONE, PROFILES
 from shufflelab.codelink import unpack_code
 from shufflelab.riffles import DISTANCE_MEANINGS
 

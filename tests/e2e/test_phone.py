@@ -8,9 +8,8 @@ from urllib.parse import urlsplit
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, margin, open_in, run_tally, settled, url_params
 
-from conftest import ROOT, SUB_PATH, SubPathHandler, serve_sub_path
+from conftest import PHONE, ROOT, SUB_PATH, SubPathHandler, serve_sub_path
 
-PHONE = {"width": 375, "height": 800}
 WIDEST = """() => ({width: document.documentElement.scrollWidth,
     wider: [...document.querySelectorAll('body *')]
         .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5 && !e.closest('.table-scroll'))
@@ -86,17 +85,6 @@ def test_a_shared_link_shows_its_cards_first(phone, site_url, visit):
 
 # --- what a new user met on a phone (issue 19, item 7) --------------------------------------------
 
-DESKTOP = {"width": 1280, "height": 800}
-PROFILES = {"desktop": {"viewport": DESKTOP}, "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True}}
-
-
-@pytest.fixture(params=list(PROFILES))
-def screen(request, browser):
-    """A fresh context on the desktop profile, then on the phone profile: (name, context, viewport)."""
-    profile = PROFILES[request.param]
-    context = browser.new_context(**profile)
-    yield request.param, context, profile["viewport"]
-    context.close()
 
 
 IN_VIEW = """id => { const r = document.getElementById(id).getBoundingClientRect();

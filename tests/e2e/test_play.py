@@ -15,8 +15,9 @@ import json
 
 import pytest
 from e2e_pages import STEP_TIMEOUT_MS, WORKER_TIMEOUT_MS, open_in, problems, run_cli
-from test_phone import PROFILES, WIDEST
+from test_phone import WIDEST
 
+from conftest import PROFILES
 from shufflelab.algorithms import riffle_gsr
 from shufflelab.cards import standard_deck
 from shufflelab.exact import guessing
