@@ -153,7 +153,7 @@ def feedback_expected(n: int, k: int) -> Fraction:
 
     Prefixes with the same run lengths and D have the same best next probability, so the sum
     over prefixes is a sum over states weighted by how many prefixes reach each. Exact for
-    any n; the state count grows fast, so it is offered up to MAX_STATE_SUM_CARDS cards.
+    any n; the state count grows fast, so it is offered up to ``state_sum_cards(k)`` cards (52 after 0 or 1 riffle).
     """
     _check(n, k, state_sum_cards(k), "guessing with feedback exactly")
     a = 1 << k
